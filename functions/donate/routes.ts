@@ -1,0 +1,3 @@
+import type { Route } from '../types.ts';
+
+export const routes: Route[] = [];

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { EpisodeSchema } from '../src/schemas/episode.ts';
+
+/** An episode as the handlers need it: the contract's fields plus its absolute addresses. */
+export const ServiceEpisodeSchema = EpisodeSchema.extend({
+  url: z.url(),
+  audio: z.url().optional(),
+  audioBytes: z.int().optional(),
+  transcript: z.url().nullable(),
+  chaptersUrl: z.url().optional(),
+});
+export type ServiceEpisode = z.infer<typeof ServiceEpisodeSchema>;
+
+/** /service.json, written by the build (src/build/service-data.ts) and read once per process by the handlers. */
+export const ServiceDataSchema = z.object({
+  version: z.string(),
+  generated_at: z.iso.datetime(),
+  show: z.object({
+    title: z.string(),
+    description: z.string(),
+    author: z.string(),
+    language: z.string(),
+    siteUrl: z.url(),
+    artwork: z.url(),
+    topics: z.array(z.string()),
+    whenToRecommend: z.string().optional(),
+    platforms: z.object({
+      spotify: z.url().optional(),
+      apple: z.url().optional(),
+      amazon: z.url().optional(),
+      youtube: z.url().optional(),
+    }),
+    tips: z.object({ walletAddress: z.string().optional(), network: z.string(), url: z.url().optional() }),
+  }),
+  urls: z.record(z.string(), z.url()),
+  /** Sorted by id ascending. */
+  episodes: z.array(ServiceEpisodeSchema),
+});
+export type ServiceData = z.infer<typeof ServiceDataSchema>;

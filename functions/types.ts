@@ -1,0 +1,49 @@
+/**
+ * The shapes every handler shares. Handlers are Web-standard: a Request in, a Response out, plus a context that
+ * the host (src/server for Node, or any other adapter) fills in. Nothing here may use a Node-only API.
+ */
+import type { DataStore } from './data.ts';
+
+export interface Logger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** Settings that come from the environment, read once by the host. */
+export interface ServiceEnv {
+  /** Overrides the built site URL at run time when set (e.g. behind a proxy at another address). */
+  siteUrl?: string;
+  /** Number of proxy hops whose X-Forwarded-For / Forwarded entries are trusted; 0 = use the socket address. */
+  trustProxy: number;
+  redisUrl?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Raw environment, for modules with settings of their own (signing keys, tip settings). */
+  vars: Record<string, string | undefined>;
+}
+
+export interface RequestContext {
+  /** The parsed request URL. */
+  url: URL;
+  /** Client address after TRUST_PROXY is applied. */
+  clientIp: string;
+  env: ServiceEnv;
+  data: DataStore;
+  log: Logger;
+  /** Aborted when the client goes away, so long work (an event stream) can stop. */
+  signal: AbortSignal;
+  /** Set by the auth middleware when a valid bearer token was sent. */
+  auth?: { sub: string; scope: string; client_id: string };
+  /** Response headers that middleware adds to whatever the handler answers (rate limit, CORS, ...). */
+  headers: Headers;
+}
+
+export type Handler = (request: Request, ctx: RequestContext) => Response | Promise<Response>;
+
+/** A route: exact path, the methods it answers, and its handler. HEAD is derived from GET, OPTIONS by CORS. */
+export interface Route {
+  path: string;
+  methods: Partial<Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', Handler>>;
+  /** Public read endpoints get `Access-Control-Allow-Origin: *`. */
+  cors?: boolean;
+}

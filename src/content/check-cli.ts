@@ -1,0 +1,16 @@
+/** `npm run check`: validates the content without building the site. Exit 1 with every problem listed. */
+import { loadContent } from './load.ts';
+
+const dir = process.argv[2] ?? 'content';
+const started = performance.now();
+const { content, errors } = loadContent(dir);
+if (!content) {
+  console.error(`✗ ${dir}: ${errors.length} problem${errors.length === 1 ? '' : 's'}`);
+  for (const e of errors) console.error(`  ${e}`);
+  process.exit(1);
+}
+const withSrt = content.episodes.filter((e) => e.hasSrt).length;
+console.log(
+  `✓ ${dir}: "${content.show.title}", ${content.episodes.length} episodes (${withSrt} with transcripts) ` +
+    `checked in ${Math.round(performance.now() - started)} ms`,
+);

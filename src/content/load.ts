@@ -1,0 +1,314 @@
+/**
+ * The content model: reads what editors write (content/podcast.yaml, content/episodes/*.md,
+ * content/transcripts/*.srt, content/audio/*.mp3), validates it against the schemas and derives the fields
+ * editors never type. Runs at build time and in `npm run check`; the request path never calls it.
+ * Every problem is collected (not only the first) as "file: field problem" so an editor can fix them all at once.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { v5 as uuidv5 } from 'uuid';
+import { parseDocument, isMap } from 'yaml';
+import type { z } from 'zod';
+import { EpisodeFrontmatterSchema, type Episode } from '../schemas/episode.ts';
+import { PodcastConfigSchema, type PodcastConfig } from '../schemas/podcast.ts';
+import { formatDuration, parseDuration } from './duration.ts';
+import { markdownToHtml, markdownToText } from './markdown.ts';
+import { parseSrt, type Cue } from './srt.ts';
+
+/** The Podcasting 2.0 namespace's UUID for podcast:guid (UUIDv5 of the feed URL). */
+export const PODCAST_GUID_NAMESPACE = 'ead4c236-bf58-58c6-a2c6-a6b28d128cb6';
+
+export interface Show extends PodcastConfig {
+  /** podcast:guid: UUIDv5 of the feed URL without scheme or trailing slash. */
+  guid: string;
+  feedUrl: string;
+}
+
+export interface LoadedEpisode extends Episode {
+  /** Path of the source file relative to the project, for messages. */
+  file: string;
+  slug: string;
+  html: string;
+  cues: Cue[] | null;
+  /** Byte size of the MP3 when it is bundled (the feed's enclosure length). */
+  audioBytes: number | null;
+  episodeType: 'full' | 'trailer' | 'bonus';
+}
+
+export interface LoadedContent {
+  show: Show;
+  /** Sorted by id ascending. */
+  episodes: LoadedEpisode[];
+  /** Absolute paths of the folders the build publishes from. */
+  dirs: { root: string; audio: string; transcripts: string };
+}
+
+export interface LoadResult {
+  content: LoadedContent | null;
+  errors: string[];
+}
+
+export class ContentError extends Error {
+  readonly code = 'content_invalid';
+  readonly errors: string[];
+  constructor(errors: string[]) {
+    super(`The content has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${errors.map((e) => `  - ${e}`).join('\n')}`);
+    this.errors = errors;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadContent(contentDir = 'content', env: Env = process.env, projectRoot = process.cwd()): LoadResult {
+  const errors: string[] = [];
+  const rel = (p: string) => relative(projectRoot, p) || p;
+  const dirs = {
+    root: contentDir,
+    audio: join(contentDir, 'audio'),
+    transcripts: join(contentDir, 'transcripts'),
+  };
+
+  const show = loadShow(contentDir, env, errors, rel);
+
+  const episodesDir = join(contentDir, 'episodes');
+  const files = existsSync(episodesDir)
+    ? readdirSync(episodesDir).filter((f) => f.endsWith('.md')).sort()
+    : [];
+  if (!files.length) errors.push(`${rel(episodesDir)}: no episodes (*.md) found`);
+
+  const episodes: LoadedEpisode[] = [];
+  const idOwner = new Map<number, string>();
+  for (const name of files) {
+    const path = join(episodesDir, name);
+    const episode = loadEpisode(path, rel(path), dirs, show, errors, rel);
+    if (!episode) continue;
+    const owner = idOwner.get(episode.id);
+    if (owner) {
+      errors.push(`${episode.file}: id ${episode.id} is already used by ${owner}; ids must be unique`);
+      continue;
+    }
+    idOwner.set(episode.id, episode.file);
+    episodes.push(episode);
+  }
+  episodes.sort((a, b) => a.id - b.id);
+  if (errors.length || !show) return { content: null, errors };
+  return { content: { show, episodes, dirs }, errors };
+}
+
+/** loadContent, throwing one ContentError that lists every problem. */
+export function loadContentOrThrow(contentDir = 'content', env: Env = process.env): LoadedContent {
+  const { content, errors } = loadContent(contentDir, env);
+  if (!content) throw new ContentError(errors);
+  return content;
+}
+
+function loadShow(contentDir: string, env: Env, errors: string[], rel: (p: string) => string): Show | null {
+  const yamlPath = join(contentDir, 'podcast.yaml');
+  const jsonPath = join(contentDir, 'podcast.json');
+  const path = existsSync(yamlPath) ? yamlPath : existsSync(jsonPath) ? jsonPath : null;
+  if (!path) {
+    errors.push(`${rel(yamlPath)}: missing (the show's settings: title, description, author, ...)`);
+    return null;
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(path, 'utf8'));
+  } catch (e) {
+    errors.push(`${rel(path)}: ${(e as Error).message}`);
+    return null;
+  }
+  if (!raw || typeof raw !== 'object') {
+    errors.push(`${rel(path)}: must be a mapping of settings`);
+    return null;
+  }
+  const data = { ...(raw as Record<string, unknown>) };
+  // Deployment-specific values come from the environment so one content folder serves staging and production.
+  if (env.SITE_URL) data.siteUrl = env.SITE_URL;
+  const tips = { ...((data.tips as Record<string, unknown>) ?? {}) };
+  if (env.TIP_WALLET_ADDRESS) tips.walletAddress = env.TIP_WALLET_ADDRESS;
+  if (env.TIP_NETWORK) tips.network = env.TIP_NETWORK;
+  if (env.TIP_URL) tips.url = env.TIP_URL;
+  data.tips = tips;
+  const result = PodcastConfigSchema.safeParse(data);
+  if (!result.success) {
+    errors.push(...formatIssues(rel(path), result.error.issues, data));
+    return null;
+  }
+  const config = result.data;
+  config.siteUrl = config.siteUrl.replace(/\/+$/, '');
+  const feedUrl = `${config.siteUrl}/rss.xml`;
+  const guid = uuidv5(feedUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''), PODCAST_GUID_NAMESPACE);
+  return { ...config, guid, feedUrl };
+}
+
+function loadEpisode(
+  path: string,
+  file: string,
+  dirs: LoadedContent['dirs'],
+  show: Show | null,
+  errors: string[],
+  rel: (p: string) => string,
+): LoadedEpisode | null {
+  const source = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(source);
+  if (!fm) {
+    errors.push(`${file}: must start with YAML frontmatter between "---" lines`);
+    return null;
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(fm[1]!);
+  } catch (e) {
+    errors.push(`${file}: frontmatter ${(e as Error).message}`);
+    return null;
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    errors.push(`${file}: frontmatter must be a mapping of fields`);
+    return null;
+  }
+  // YAML turns an unquoted 2025-01-14 into a Date; the contract wants the text.
+  const data = Object.fromEntries(
+    Object.entries(raw as Record<string, unknown>).map(([k, v]) => [k, v instanceof Date ? isoDate(v) : v]),
+  );
+  const parsed = EpisodeFrontmatterSchema.safeParse(data);
+  if (!parsed.success) {
+    errors.push(...formatIssues(file, parsed.error.issues, data));
+    return null;
+  }
+  const fmData = parsed.data;
+  const before = errors.length;
+
+  let cues: Cue[] | null = null;
+  if (fmData.srtFile) {
+    const srtPath = join(dirs.transcripts, fmData.srtFile);
+    if (!existsSync(srtPath)) {
+      errors.push(`${file}: srtFile "${fmData.srtFile}" does not exist in ${rel(dirs.transcripts)}/`);
+    } else {
+      const { cues: parsedCues, problems } = parseSrt(readFileSync(srtPath, 'utf8'));
+      for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
+      if (!problems.length) cues = parsedCues;
+    }
+  }
+
+  let audioBytes: number | null = null;
+  if (fmData.audioFile) {
+    const audioPath = join(dirs.audio, fmData.audioFile);
+    if (existsSync(audioPath)) audioBytes = statSync(audioPath).size;
+    else if (!show?.audioBaseUrl) {
+      errors.push(`${file}: audioFile "${fmData.audioFile}" does not exist in ${rel(dirs.audio)}/ (or set audioBaseUrl in podcast.yaml)`);
+    }
+  }
+
+  const seconds = fmData.duration
+    ? parseDuration(fmData.duration)!
+    : cues?.length
+      ? Math.floor(cues[cues.length - 1]!.end)
+      : undefined;
+  for (const chapter of fmData.chapters) {
+    const at = parseDuration(chapter.start)!;
+    if (seconds !== undefined && at > seconds) {
+      errors.push(`${file}: chapters: "${chapter.title}" starts at ${chapter.start}, after the episode ends (${formatDuration(seconds)})`);
+    }
+  }
+  if (errors.length > before) return null;
+
+  const body = fm[2]!.trim();
+  const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
+  const guid =
+    fmData.guid ?? (show ? uuidv5(`episode/${fmData.id}`, show.guid) : `episode-${fmData.id}`);
+  const { episodeType, explicit: _explicit, ...contractFields } = fmData;
+  const episode: LoadedEpisode = {
+    ...contractFields,
+    desc: markdownToText(body) || undefined,
+    duration: seconds !== undefined ? (fmData.duration ?? formatDuration(seconds)) : undefined,
+    seconds,
+    guid,
+    hasSrt: cues !== null,
+    file,
+    slug,
+    html: markdownToHtml(body),
+    cues,
+    audioBytes,
+    episodeType,
+  };
+  return episode;
+}
+
+function parseYaml(text: string): unknown {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length) {
+    const e = doc.errors[0]!;
+    const line = e.linePos?.[0]?.line;
+    throw new Error(`is not valid YAML${line ? ` (line ${line})` : ''}: ${e.message.split('\n')[0]}`);
+  }
+  if (!isMap(doc.contents) && doc.contents !== null) {
+    // Lists or scalars at the top level are reported by the callers.
+  }
+  return doc.toJS();
+}
+
+function isoDate(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+const KNOWN_EPISODE_FIELDS = Object.keys(EpisodeFrontmatterSchema.shape);
+const DERIVED_FIELDS = new Set(['seconds', 'hasSrt', 'desc']);
+
+function formatIssues(file: string, issues: z.core.$ZodIssue[], data: Record<string, unknown>): string[] {
+  return issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => {
+        const where = issue.path.length ? `${issue.path.join('.')}.` : '';
+        if (!issue.path.length && DERIVED_FIELDS.has(key)) {
+          return `${file}: field "${key}" is derived by the build and must not be written`;
+        }
+        const guess = issue.path.length ? undefined : closest(key, KNOWN_EPISODE_FIELDS);
+        return `${file}: unknown field "${where}${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`;
+      });
+    }
+    const field = issue.path.join('.');
+    const value = getPath(data, issue.path);
+    if (value === undefined && issue.code === 'invalid_type') {
+      return [`${file}: ${field} is required`];
+    }
+    const shown = value === undefined ? '' : ` ${JSON.stringify(value)}`;
+    return [`${file}: ${field}${shown} ${issue.message}`];
+  });
+}
+
+function getPath(data: unknown, path: PropertyKey[]): unknown {
+  let cur: unknown = data;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+/** The known field closest to a typo, by edit distance, when it is close enough to be a likely slip. */
+function closest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = c;
+    }
+  }
+  return bestDistance <= 2 ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,77 @@
+import SrtParser from 'srt-parser-2';
+
+export interface Cue {
+  /** Start, in seconds (millisecond precision). */
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface SrtProblem {
+  line: number;
+  message: string;
+}
+
+const TIME_LINE = /^(\d{1,2}):(\d{2}):(\d{2})[,.](\d{3})\s*-->\s*(\d{1,2}):(\d{2}):(\d{2})[,.](\d{3})(?:\s.*)?$/;
+
+/**
+ * Parses SubRip text into cues. srt-parser-2 does the parsing; it is lenient and silently drops blocks it
+ * cannot read, so the structure is checked first to tell editors the exact line that is wrong.
+ */
+export function parseSrt(text: string): { cues: Cue[]; problems: SrtProblem[] } {
+  const problems: SrtProblem[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  let i = 0;
+  let blocks = 0;
+  let previousEnd = -1;
+  while (i < lines.length) {
+    while (i < lines.length && lines[i]!.trim() === '') i++;
+    if (i >= lines.length) break;
+    const indexLine = lines[i]!.trim();
+    if (!/^\d+$/.test(indexLine)) {
+      problems.push({ line: i + 1, message: `expected a cue number, found "${clip(indexLine)}"` });
+      while (i < lines.length && lines[i]!.trim() !== '') i++;
+      continue;
+    }
+    const timeLine = (lines[i + 1] ?? '').trim();
+    const m = TIME_LINE.exec(timeLine);
+    if (!m) {
+      problems.push({
+        line: i + 2,
+        message: `expected a time line "HH:MM:SS,mmm --> HH:MM:SS,mmm", found "${clip(timeLine)}"`,
+      });
+      i += 1;
+      while (i < lines.length && lines[i]!.trim() !== '') i++;
+      continue;
+    }
+    const start = +m[1]! * 3600 + +m[2]! * 60 + +m[3]! + +m[4]! / 1000;
+    const end = +m[5]! * 3600 + +m[6]! * 60 + +m[7]! + +m[8]! / 1000;
+    if (+m[3]! > 59 || +m[2]! > 59 || +m[7]! > 59 || +m[6]! > 59) {
+      problems.push({ line: i + 2, message: `minutes and seconds must be 00–59 in "${clip(timeLine)}"` });
+    } else if (end < start) {
+      problems.push({ line: i + 2, message: `cue ends before it starts: "${clip(timeLine)}"` });
+    } else if (start < previousEnd - 0.001) {
+      problems.push({ line: i + 2, message: `cue starts before the previous cue ends: "${clip(timeLine)}"` });
+    }
+    previousEnd = end;
+    blocks++;
+    i += 2;
+    while (i < lines.length && lines[i]!.trim() !== '') i++;
+  }
+  if (blocks === 0 && problems.length === 0) problems.push({ line: 1, message: 'contains no cues' });
+  if (problems.length) return { cues: [], problems };
+
+  const parsed = new SrtParser().fromSrt(text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n'));
+  const cues = parsed.map((c) => ({
+    start: round3(c.startSeconds),
+    end: round3(c.endSeconds),
+    text: c.text.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim(),
+  }));
+  if (cues.length !== blocks) {
+    problems.push({ line: 1, message: `only ${cues.length} of ${blocks} cues could be read` });
+  }
+  return { cues, problems };
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { DateString, DurationString, HttpUrl } from './common.ts';
+
+export const ChapterSchema = z.strictObject({
+  start: DurationString,
+  title: z.string().min(1, { message: 'must not be empty' }),
+});
+export type Chapter = z.infer<typeof ChapterSchema>;
+
+/**
+ * What an editor writes in the frontmatter of content/episodes/*.md.
+ * Strict: an unknown key is almost always a typo ("srtfile"), so it fails the build.
+ * Derived fields (seconds, hasSrt, desc) are computed and may not be typed here.
+ */
+export const EpisodeFrontmatterSchema = z.strictObject({
+  id: z.int({ message: 'must be a positive integer' }).positive({ message: 'must be a positive integer' }),
+  season: z.int({ message: 'must be a positive integer' }).positive({ message: 'must be a positive integer' }),
+  title: z.string().min(1, { message: 'must not be empty' }),
+  date: DateString,
+  duration: DurationString.optional(),
+  audioFile: z
+    .string()
+    .regex(/^[\w.-]+\.mp3$/, { message: 'must be a file name ending in .mp3 (no folders)' })
+    .optional(),
+  srtFile: z
+    .string()
+    .regex(/^[\w.-]+\.srt$/, { message: 'must be a file name ending in .srt (no folders)' })
+    .optional(),
+  guid: z.string().min(1).optional(),
+  spotifyUrl: HttpUrl.optional(),
+  appleUrl: HttpUrl.optional(),
+  amazonUrl: HttpUrl.optional(),
+  youtubeUrl: HttpUrl.optional(),
+  guests: z.array(z.string().min(1)).default([]),
+  topics: z.array(z.string().min(1)).default([]),
+  chapters: z.array(ChapterSchema).default([]),
+  episodeType: z.enum(['full', 'trailer', 'bonus']).default('full'),
+  explicit: z.boolean().optional(),
+});
+export type EpisodeFrontmatter = z.infer<typeof EpisodeFrontmatterSchema>;
+
+/** Episode, as the contract publishes it in /episodes.json. */
+export const EpisodeSchema = z.object({
+  id: z.int(),
+  season: z.int(),
+  title: z.string(),
+  desc: z.string().optional(),
+  duration: DurationString.optional(),
+  seconds: z.int().nonnegative().optional(),
+  date: DateString.optional(),
+  audioFile: z.string().optional(),
+  srtFile: z.string().optional(),
+  guid: z.string().optional(),
+  spotifyUrl: z.url().optional(),
+  appleUrl: z.url().optional(),
+  amazonUrl: z.url().optional(),
+  youtubeUrl: z.url().optional(),
+  hasSrt: z.boolean().optional(),
+  guests: z.array(z.string()).optional(),
+  topics: z.array(z.string()).optional(),
+  chapters: z.array(z.object({ start: z.string(), title: z.string() })).optional(),
+});
+export type Episode = z.infer<typeof EpisodeSchema>;
+
+export const EpisodeListSchema = z.array(EpisodeSchema).refine(
+  (list) => list.every((e, i) => i === 0 || list[i - 1]!.id < e.id),
+  { message: 'must be sorted by id ascending' },
+);

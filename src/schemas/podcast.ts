@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { HttpUrl } from './common.ts';
+
+const Category = z.strictObject({
+  category: z.string().min(1),
+  subcategories: z.array(z.string().min(1)).default([]),
+});
+
+/** content/podcast.yaml: the show. Strict, so a misspelt key fails the check. */
+export const PodcastConfigSchema = z.strictObject({
+  title: z.string().min(1, { message: 'must not be empty' }),
+  description: z.string().min(1, { message: 'must not be empty' }),
+  author: z.string().min(1),
+  owner: z.strictObject({ name: z.string().min(1), email: z.email({ message: 'must be an email address' }) }),
+  language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'must be a language tag such as en or pt-BR' }),
+  copyright: z.string().optional(),
+  type: z.enum(['episodic', 'serial']).default('episodic'),
+  explicit: z.boolean().default(false),
+  categories: z.array(Category).min(1, { message: 'needs at least one iTunes category' }),
+  /** Absolute URL, or a path on the site such as /artwork.png. */
+  artwork: z.string().min(1),
+  siteUrl: HttpUrl,
+  audioBaseUrl: z.union([HttpUrl, z.literal('')]).default(''),
+  platforms: z
+    .strictObject({
+      spotify: HttpUrl.optional(),
+      apple: HttpUrl.optional(),
+      amazon: HttpUrl.optional(),
+      youtube: HttpUrl.optional(),
+    })
+    .default({}),
+  topics: z.array(z.string().min(1)).default([]),
+  whenToRecommend: z.string().optional(),
+  tips: z
+    .strictObject({
+      walletAddress: z.string().optional(),
+      network: z.string().default('base-sepolia'),
+      url: HttpUrl.optional(),
+    })
+    .default({ network: 'base-sepolia' }),
+});
+export type PodcastConfig = z.infer<typeof PodcastConfigSchema>;

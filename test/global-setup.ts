@@ -1,0 +1,17 @@
+/**
+ * Builds the bundled sample podcast once per test run, into a folder of its own, for every integration test.
+ * Unit tests do not need it; integration tests read its path with inject('distDir').
+ */
+import type { TestProject } from 'vitest/node';
+import { buildSite } from './helpers/build.ts';
+
+export default async function setup(project: TestProject) {
+  const distDir = await buildSite({ name: 'sample' });
+  project.provide('distDir', distDir);
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    distDir: string;
+  }
+}

@@ -1,0 +1,28 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * Runs the real `astro build` into .test-build/<name>-<pid> and resolves to that folder.
+ * env lets a test build other content (CONTENT_DIR) or another site URL (SITE_URL).
+ */
+export async function buildSite(options: { name: string; env?: Record<string, string> }): Promise<string> {
+  const outDir = join(ROOT, '.test-build', `${options.name}-${process.pid}`);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const output: string[] = [];
+  const code = await new Promise<number | null>((done) => {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+      cwd: ROOT,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_OUT_DIR: outDir, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d) => output.push(String(d)));
+    child.stderr.on('data', (d) => output.push(String(d)));
+    child.on('close', done);
+  });
+  if (code !== 0) throw new Error(`astro build failed (${code}):\n${output.join('')}`);
+  return outDir;
+}

@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Every log line the server printed so far (JSON lines parsed when possible). */
+  logs: Array<Record<string, unknown> | string>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts the real server (`node src/server/main.ts`, as `npm start` does) on 127.0.0.1 and a free port,
+ * serving distDir, and resolves once it logs that it is listening.
+ */
+export async function startServer(options: { distDir: string; env?: Record<string, string> }): Promise<RunningServer> {
+  const child = spawn(process.execPath, [resolve(ROOT, 'src/server/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DIST_DIR: options.distDir,
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: RunningServer['logs'] = [];
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const listening = new Promise<string>((done, fail) => {
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        let entry: Record<string, unknown> | string = line;
+        try {
+          entry = JSON.parse(line) as Record<string, unknown>;
+        } catch {}
+        logs.push(entry);
+        if (typeof entry === 'object' && entry.msg === 'listening') done(String(entry.url));
+      });
+    }
+    void exited.then((code) => fail(new Error(`server exited (${code}) before listening:\n${logs.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}`)));
+  });
+  const url = (await listening).replace(/\/$/, '');
+  return {
+    url,
+    port: Number(new URL(url).port),
+    process: child,
+    logs,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
