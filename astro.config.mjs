@@ -15,6 +15,7 @@ export default defineConfig({
   site,
   output: 'static',
   outDir: process.env.ASTRO_OUT_DIR || './dist',
+  cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   adapter: node({ mode: 'middleware' }),

@@ -16,7 +16,7 @@ export async function buildSite(options: { name: string; env?: Record<string, st
   const code = await new Promise<number | null>((done) => {
     const child = spawn(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
       cwd: ROOT,
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_OUT_DIR: outDir, ...options.env },
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_OUT_DIR: outDir, ASTRO_CACHE_DIR: `${outDir}-cache`, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (d) => output.push(String(d)));

@@ -1,0 +1,96 @@
+/**
+ * Reading request bodies safely: a size limit enforced while streaming (not after), a time limit, and the
+ * content type checked first. Every JSON or form endpoint reads its body through here.
+ */
+import { ApiError } from './errors.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+export const BODY_TIMEOUT_MS = 10_000;
+
+export interface BodyOptions {
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
+/** The media type of a request, lower-cased, without parameters ("application/json"). */
+export function mediaType(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Reads the raw body as text, failing with 413 past maxBytes and 408 past timeoutMs. */
+export async function readText(request: Request, options: BodyOptions = {}): Promise<string> {
+  const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ApiError('request_timeout', { hint: `Send the body within ${Math.round((options.timeoutMs ?? BODY_TIMEOUT_MS) / 1000)} seconds.` })), options.timeoutMs ?? BODY_TIMEOUT_MS);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), timeout]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(value);
+    }
+  } catch (err) {
+    void reader.cancel().catch(() => {});
+    if (err instanceof ApiError) throw err;
+    throw new ApiError('invalid_body', { message: 'The request body could not be read.' });
+  } finally {
+    clearTimeout(timer);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    all.set(c, offset);
+    offset += c.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(all);
+  } catch {
+    throw new ApiError('invalid_body', { message: 'The request body is not valid UTF-8.' });
+  }
+}
+
+/** Reads a JSON body: 415 unless the content type is JSON, 413 when too large, 400 when malformed. */
+export async function readJson(request: Request, options: BodyOptions = {}): Promise<unknown> {
+  const type = mediaType(request);
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new ApiError('unsupported_media_type', {
+      message: `Expected a JSON body, got ${type ? `"${type}"` : 'no Content-Type'}.`,
+      hint: 'Send the header Content-Type: application/json.',
+    });
+  }
+  const text = await readText(request, options);
+  if (!text.trim()) throw new ApiError('invalid_json', { message: 'The request body is empty; a JSON object is required.' });
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ApiError('invalid_json', { message: `The request body is not valid JSON: ${(err as Error).message}` });
+  }
+}
+
+/** Reads an application/x-www-form-urlencoded body (OAuth endpoints). */
+export async function readForm(request: Request, options: BodyOptions = {}): Promise<URLSearchParams> {
+  const type = mediaType(request);
+  if (type !== 'application/x-www-form-urlencoded') {
+    throw new ApiError('unsupported_media_type', {
+      message: `Expected a form body, got ${type ? `"${type}"` : 'no Content-Type'}.`,
+      hint: 'Send the header Content-Type: application/x-www-form-urlencoded.',
+    });
+  }
+  return new URLSearchParams(await readText(request, options));
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError('payload_too_large', {
+    message: `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`,
+    hint: `Send at most ${maxBytes} bytes.`,
+  });
+}
