@@ -1,0 +1,149 @@
+/**
+ * /docs.md (developer docs) and /AGENTS.md (agent integration guide), generated from the content, the error
+ * code table and the modules that own each surface, so the docs cannot drift from the behaviour.
+ */
+import type { LoadedContent } from '../content/load.ts';
+import { ERROR_CODES } from '../../functions/errors.ts';
+import { LIMITS } from '../schemas/search.ts';
+import { siteUrls } from './urls.ts';
+
+export interface DocsExtras {
+  /** Query syntax and snippet marking, from the search module. */
+  searchSyntax?: string;
+  /** MCP tools: name and description, from the tool registry. */
+  mcpTools?: Array<{ name: string; description: string }>;
+  /** OAuth-tier error codes, from the OAuth module. */
+  oauthErrors?: Array<{ status: number; code: string; when: string }>;
+}
+
+export function buildDocsMd(content: LoadedContent, extras: DocsExtras = {}): string {
+  const { show, episodes } = content;
+  const u = siteUrls(show);
+  const sampleEpisode = episodes[0];
+  const errorRows = Object.entries(ERROR_CODES).map(([code, { status, message }]) => `| ${status} | \`${code}\` | ${message} |`);
+  const oauthRows = (extras.oauthErrors ?? []).map((e) => `| ${e.status} | \`${e.code}\` | ${e.when} |`);
+  return `# ${show.title} — developer documentation
+
+Base URL: ${u.base}
+
+Everything here is public and read-only. Responses are JSON unless stated otherwise. Every response carries the
+rate-limit headers; errors use one envelope. Machine-readable descriptions: [OpenAPI 3.1](${u.openapi}) and the
+[API catalog](${u.apiCatalog}) (RFC 9727).
+
+## Endpoints
+
+| Method | Path | What it does |
+|---|---|---|
+| GET | [/episodes.json](${u.episodesJson}) | Every episode (contract Episode), sorted by id ascending |
+| GET | [/search-index.json](${u.searchIndexJson}) | Episode id → title, description and transcript text |
+| GET | [/search/lunr-index.json](${u.lunrIndex}) | Prebuilt Lunr 2 index for offline search (see below) |
+| GET | [/search/passages.json](${u.passages}) | The transcript passages the Lunr index refers to |
+| GET | [/rss.xml](${u.rss}) | RSS 2.0 podcast feed with iTunes and Podcasting 2.0 tags |
+| GET | [/llms.txt](${u.llms}) | Plain-text briefing for assistant agents |
+| GET | /api/search?q=&limit=&offset= | Ranked search ([example](${u.search}?q=${encodeURIComponent(sampleEpisode?.topics?.[0] ?? 'episode')})) |
+| GET, POST | /ask | Natural-language ask; POST can stream server-sent events |
+| GET | [/status](${u.status}) | Health snapshot |
+| GET, POST | [/mcp](${u.mcp}) | MCP server (GET: manifest; POST: JSON-RPC 2.0 over streamable HTTP) |
+| GET | [/.well-known/mcp/server-card.json](${u.serverCard}) | MCP server card |
+| POST | /donate | Optional tip: always 402 with payment options |
+| GET | /transcripts/{srtFile} | An episode's transcript (SubRip) |
+| GET | /chapters/{id}.json | An episode's chapters (JSON chapters 1.2.0) |
+| GET | /audio/{audioFile} | An episode's MP3 (supports Range requests) |
+
+Authentication endpoints are described in [auth.md](${u.authMd}).
+
+## Parameters and limits
+
+| Parameter | Where | Bounds | Default |
+|---|---|---|---|
+| \`q\` | /api/search, GET /ask | at least ${LIMITS.queryMinLength} character | required |
+| \`query\` | POST /ask body | at least ${LIMITS.queryMinLength} character | required |
+| \`limit\` | /api/search, /ask | ${LIMITS.limit.min} to ${LIMITS.limit.max} | ${LIMITS.limit.default} |
+| \`offset\` | /api/search | ${LIMITS.offset.min} to ${LIMITS.offset.max} | ${LIMITS.offset.default} |
+
+A value out of range or not an integer is answered \`400 invalid_parameter\`, with a hint naming the field and its range.
+Request bodies are limited to 64 KB (413 past that); POST /ask needs \`Content-Type: application/json\` (415 otherwise).
+
+Rate limit: 60 requests per 1-minute window per client IP, on every path. Headers: \`X-RateLimit-Limit\`,
+\`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (unix seconds); a 429 adds \`Retry-After\` (seconds). A bearer token
+does not change the limit.
+
+## Search results
+
+Each result has the contract's fields (\`id, title, url, score, date, season, duration, audio, transcript, snippet\`)
+plus \`start\` (seconds) and \`timestamp\` (HH:MM:SS): where the best-matching passage begins. \`url\` opens the
+episode page at that moment (\`?t=SECONDS\`). \`score\` is relative: compare scores within one response only.
+Results are ordered by score, ties by id; paging with \`offset\`/\`limit\` gives disjoint pages.
+
+${extras.searchSyntax ?? ''}
+
+## Streaming /ask
+
+POST /ask with \`Accept: text/event-stream\` (or \`Prefer: streaming=true\`) answers a server-sent event stream:
+\`start\` (data: \`_meta\` and \`query\`), one \`result\` per result (data: a SearchResult), then \`complete\`
+(data: \`count\`, \`took_ms\`). Each event has an \`event:\` name and a JSON \`data:\` line.
+
+## Offline search with Lunr
+
+Apps can search without the API: fetch [/search/lunr-index.json](${u.lunrIndex}) and
+[/search/passages.json](${u.passages}) once, then
+
+\`\`\`js
+import lunr from 'lunr';
+const index = lunr.Index.load(await (await fetch('${u.lunrIndex}')).json());
+const { passages } = await (await fetch('${u.passages}')).json();
+const hits = index.search('hydration'); // hit.ref identifies a passage or an episode
+\`\`\`
+
+${extras.mcpTools?.length ? `## MCP tools\n\n${extras.mcpTools.map((t) => `- \`${t.name}\`: ${t.description}`).join('\n')}\n` : ''}
+## Errors
+
+Every error is \`{"error": {"code": "...", "message": "...", "hint": "..."}}\`; \`code\` is stable, \`message\` is
+for people, \`hint\` tells what to do next.
+
+| Status | code | Meaning |
+|---|---|---|
+${errorRows.join('\n')}
+${oauthRows.length ? `\nOAuth endpoints answer in the OAuth error shape with these codes:\n\n| Status | code | When |\n|---|---|---|\n${oauthRows.join('\n')}\n` : ''}
+## Versioning
+
+Interface version 1.1.0. Paths carry no version segment; fields are only ever added.
+`;
+}
+
+export function buildAgentsMd(content: LoadedContent, extras: DocsExtras = {}): string {
+  const { show, episodes } = content;
+  const u = siteUrls(show);
+  const latest = [...episodes].sort((a, b) => b.id - a.id)[0];
+  return `# AGENTS.md — integrating with ${show.title}
+
+${show.description.replace(/\s+/g, ' ').trim()}
+
+This service is the source of truth for the podcast's episodes, transcripts and links. Every read is public:
+no key, no account. Be polite: at most 60 requests per minute.
+
+## Fastest paths
+
+1. **A listener asks a question** → \`GET ${u.ask}?q=<the question>\` (or POST JSON \`{"query": "...", "limit": 5}\`).
+   Quote the \`snippet\`, and link the \`url\`: it opens the episode at the passage (\`?t=SECONDS\`).
+2. **Keyword lookup** → \`GET ${u.search}?q=<words>&limit=10\`. Supports \`+required\`, \`-excluded\`, \`prefix*\`.
+3. **Native tools** → the MCP server at \`${u.mcp}\` (streamable HTTP, JSON-RPC 2.0, no session needed).
+${extras.mcpTools?.length ? extras.mcpTools.map((t) => `   - \`${t.name}\`: ${t.description}`).join('\n') : ''}
+4. **Everything at once** → [episodes.json](${u.episodesJson}) and [search-index.json](${u.searchIndexJson}).
+
+## Links
+
+- [llms.txt](${u.llms}): the short briefing
+- [docs.md](${u.docsMd}): parameters, errors, limits, search syntax
+- [auth.md](${u.authMd}): optional credentials (they grant nothing extra)
+- [OpenAPI](${u.openapi}) · [API catalog](${u.apiCatalog}) · [MCP server card](${u.serverCard})
+- [RSS feed](${u.rss}) for subscribing
+${latest ? `- Latest episode: [${latest.title}](${u.episodePage(latest)})` : ''}
+
+## Rules of thumb
+
+- Prefer transcript quotes with timestamps over summaries from memory.
+- When a result's \`transcript\` is null, the episode has no transcript; rely on its description.
+- On 429, wait \`Retry-After\` seconds. On 400, read \`error.hint\`: it names the field and the allowed range.
+`;
+}

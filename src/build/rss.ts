@@ -1,0 +1,116 @@
+/**
+ * /rss.xml: RSS 2.0 with the iTunes tags Apple Podcasts requires and the Podcasting 2.0 namespace.
+ * The `feed` package writes the RSS skeleton and the tags it knows; every other tag is added through its
+ * extension mechanism (xml-js objects), and the one thing it cannot express — the podcast namespace declaration —
+ * is added by round-tripping through xml-js, the XML library feed itself is built on. No string concatenation.
+ */
+import { Feed, type Extension } from 'feed';
+import { js2xml, xml2js, type ElementCompact } from 'xml-js';
+import type { LoadedContent, LoadedEpisode } from '../content/load.ts';
+import { siteUrls } from './urls.ts';
+
+export const PODCAST_NAMESPACE = 'https://podcastindex.org/namespace/1.0';
+
+const text = (value: string | number) => ({ _text: String(value) });
+/** xml-js escapes text nodes but not attribute values, so attributes are escaped here. */
+const escapeAttr = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const attrs = (values: Record<string, string>) => ({
+  _attributes: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, escapeAttr(v)])),
+});
+const ext = (name: string, objects: ElementCompact | ElementCompact[]): Extension => ({ name, objects: objects as Record<string, unknown> });
+
+export function buildRss(content: LoadedContent): string {
+  const { show, episodes } = content;
+  const urls = siteUrls(show);
+  const newestFirst = [...episodes].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || b.id - a.id);
+  const latest = newestFirst[0];
+
+  const feed = new Feed({
+    title: show.title,
+    description: show.description,
+    id: urls.home,
+    link: urls.home,
+    language: show.language,
+    image: urls.artwork,
+    copyright: show.copyright ?? '',
+    updated: latest?.date ? new Date(`${latest.date}T00:00:00Z`) : undefined,
+    generator: 'podcast-listener-service',
+    feedLinks: { rss: urls.rss },
+    podcast: true,
+  });
+
+  const channel: Extension[] = [
+    ext('itunes:author', text(show.author)),
+    ext('itunes:summary', text(show.description)),
+    ext('itunes:type', text(show.type)),
+    ext('itunes:explicit', text(show.explicit ? 'true' : 'false')),
+    ext('itunes:image', attrs({ href: urls.artwork })),
+    ext('itunes:owner', { 'itunes:name': text(show.owner.name), 'itunes:email': text(show.owner.email) }),
+    ext(
+      'itunes:category',
+      show.categories.map((c) => ({
+        ...attrs({ text: c.category }),
+        ...(c.subcategories.length ? { 'itunes:category': c.subcategories.map((s) => attrs({ text: s })) } : {}),
+      })),
+    ),
+    ext('podcast:guid', text(show.guid)),
+    ext('podcast:locked', { ...attrs({ owner: show.owner.email }), _text: 'no' }),
+  ];
+  if (show.tips.url) {
+    channel.push(ext('podcast:funding', { ...attrs({ url: show.tips.url }), _text: `Support ${show.title}` }));
+  }
+  for (const e of channel) feed.addExtension(e);
+
+  for (const episode of newestFirst) feed.addItem(item(episode, show.explicit, urls));
+
+  const xml = feed.rss2();
+  const doc = xml2js(xml, { compact: true }) as ElementCompact;
+  const rss = doc.rss as ElementCompact;
+  rss._attributes = { ...rss._attributes, 'xmlns:podcast': PODCAST_NAMESPACE };
+  // feed appends channel extensions after the items; readers expect the channel's own tags first.
+  const ch = rss.channel as ElementCompact;
+  const items = ch.item;
+  delete ch.item;
+  ch.item = items;
+  // Parsing decoded the attribute entities; escape them again on the way out.
+  return js2xml(doc, { compact: true, spaces: 2, attributeValueFn: escapeAttr });
+}
+
+function item(episode: LoadedEpisode, showExplicit: boolean, urls: ReturnType<typeof siteUrls>) {
+  const audio = urls.audio(episode);
+  const transcript = urls.transcript(episode);
+  const chapters = urls.chapters(episode);
+  const extensions: Extension[] = [
+    ext('itunes:title', text(episode.title)),
+    ext('itunes:episode', text(episode.id)),
+    ext('itunes:season', text(episode.season)),
+    ext('itunes:episodeType', text(episode.episodeType)),
+    ext('itunes:explicit', text(showExplicit ? 'true' : 'false')),
+    ext('podcast:season', text(episode.season)),
+    ext('podcast:episode', text(episode.id)),
+  ];
+  if (episode.desc) extensions.push(ext('itunes:summary', text(episode.desc)));
+  if (episode.seconds !== undefined && !audio) extensions.push(ext('itunes:duration', text(episode.seconds)));
+  if (transcript) {
+    extensions.push(ext('podcast:transcript', attrs({ url: transcript, type: 'application/x-subrip', rel: 'captions' })));
+  }
+  if (chapters) extensions.push(ext('podcast:chapters', attrs({ url: chapters, type: 'application/json+chapters' })));
+  if (episode.guests?.length) {
+    extensions.push(ext('podcast:person', episode.guests.map((name) => ({ ...attrs({ role: 'guest', group: 'cast' }), _text: name }))));
+  }
+  return {
+    title: episode.title,
+    id: episode.guid,
+    guid: episode.guid,
+    link: urls.episodePage(episode),
+    date: new Date(`${episode.date}T00:00:00Z`),
+    description: episode.desc ?? episode.title,
+    content: episode.html || undefined,
+    // feed writes itunes:duration (H:MM:SS) from the enclosure's duration.
+    audio: audio
+      ? { url: audio, type: 'audio/mpeg', length: episode.audioBytes ?? 0, duration: episode.seconds }
+      : undefined,
+    extensions,
+  };
+}
