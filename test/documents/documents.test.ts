@@ -1,0 +1,193 @@
+/**
+ * The prebuilt documents of the sample podcast, fetched from the real server and checked against the contract's
+ * schemas and against podcast feed parsers nobody here wrote.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { parseFeed } from 'podcast-partytime';
+import podverse from '@podverse/podcast-feed-parser';
+import { v5 as uuidv5 } from 'uuid';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { EpisodeListSchema, type Episode } from '../../src/schemas/episode.ts';
+import { SearchIndexSchema } from '../../src/schemas/search.ts';
+import { parseDuration } from '../../src/content/duration.ts';
+import { parseSrt } from '../../src/content/srt.ts';
+import { PODCAST_GUID_NAMESPACE } from '../../src/content/load.ts';
+
+let server: RunningServer;
+let episodes: Episode[];
+const get = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+
+beforeAll(async () => {
+  // A generous rate limit: this suite walks every link the documents list.
+  server = await startServer({ distDir: inject('distDir'), env: { RATE_LIMIT_MAX: '100000' } });
+  episodes = EpisodeListSchema.parse(await (await get('/episodes.json')).json());
+});
+afterAll(() => server?.stop());
+
+/** Links on this site only: external platform links cannot be reached from the test machine. */
+function ownLinks(text: string, base: string): string[] {
+  const found = [...text.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]!);
+  return [...new Set(found.filter((u) => u.startsWith(base)))];
+}
+
+describe('/episodes.json', () => {
+  it('is the contract Episode list, sorted by id ascending, with the sample podcast', () => {
+    expect(episodes.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(episodes.map((e) => e.season)).size).toBeGreaterThanOrEqual(2);
+    expect(episodes.map((e) => e.id)).toEqual([...episodes.map((e) => e.id)].sort((a, b) => a - b));
+    expect(episodes.filter((e) => !e.hasSrt).length).toBeGreaterThanOrEqual(1);
+    for (const e of episodes) {
+      expect(e.guests?.length, `episode ${e.id} guests`).toBeGreaterThan(0);
+      expect(e.topics?.length, `episode ${e.id} topics`).toBeGreaterThan(0);
+      expect(e.chapters?.length, `episode ${e.id} chapters`).toBeGreaterThan(0);
+      expect(e.seconds).toBe(parseDuration(e.duration!));
+      expect(e.guid).toBeTruthy();
+    }
+  });
+
+  it('publishes every transcript at a stable URL, each at least 1,500 words', async () => {
+    for (const e of episodes.filter((x) => x.hasSrt)) {
+      const res = await get(`/transcripts/${e.srtFile}`);
+      expect(res.status, e.srtFile).toBe(200);
+      const { cues, problems } = parseSrt(await res.text());
+      expect(problems).toEqual([]);
+      const words = cues.map((c) => c.text).join(' ').split(/\s+/).length;
+      expect(words, `${e.srtFile} words`).toBeGreaterThanOrEqual(1500);
+    }
+  });
+
+  it('publishes small real MP3s', async () => {
+    for (const e of episodes) {
+      const res = await get(`/audio/${e.audioFile}`);
+      expect(res.status).toBe(200);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(bytes.byteLength).toBeLessThan(100 * 1024);
+      // An MP3 starts with an ID3 tag or an MPEG frame sync.
+      const id3 = bytes[0] === 0x49 && bytes[1] === 0x44 && bytes[2] === 0x33;
+      const sync = bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0;
+      expect(id3 || sync, e.audioFile).toBe(true);
+    }
+  });
+});
+
+describe('/search-index.json', () => {
+  it('maps every episode id to its title, description and transcript text', async () => {
+    const index = SearchIndexSchema.parse(await (await get('/search-index.json')).json());
+    expect(Object.keys(index).sort()).toEqual(episodes.map((e) => String(e.id)).sort());
+    for (const e of episodes) {
+      expect(index[String(e.id)]).toContain(e.title);
+    }
+    const withSrt = episodes.find((e) => e.hasSrt)!;
+    const srt = parseSrt(await (await get(`/transcripts/${withSrt.srtFile}`)).text());
+    expect(index[String(withSrt.id)]).toContain(srt.cues[5]!.text);
+  });
+});
+
+describe('/rss.xml', () => {
+  let xml: string;
+  beforeAll(async () => {
+    const res = await get('/rss.xml');
+    expect(res.headers.get('content-type')).toMatch(/^application\/rss\+xml/);
+    xml = await res.text();
+  });
+
+  it('parses with podcast-partytime with the iTunes and Podcasting 2.0 tags', async () => {
+    const feed = parseFeed(xml, { allowMissingGuid: false });
+    expect(feed).not.toBeNull();
+    const f = feed!;
+    expect(f.title).toBe('Deep Field');
+    expect(f.itunesImage).toMatch(/^http:\/\/localhost:4321\/artwork\.png$/);
+    expect(f.itunesCategory).toEqual(expect.arrayContaining(['Science', 'Science > Natural Sciences', 'Technology']));
+    expect(f.explicit).toBe(false);
+    expect(f.author).toBe('Deep Field Studio');
+    expect(f.owner).toEqual({ name: 'Maya Okafor', email: 'hello@deepfield.example' });
+    expect(f.itunesType).toBe('episodic');
+    expect(f.guid).toBe(uuidv5('localhost:4321/rss.xml', PODCAST_GUID_NAMESPACE));
+    expect(f.podcastFunding?.[0]?.url).toBe('https://ko-fi.com/deepfield-example');
+    expect(f.items).toHaveLength(episodes.length);
+
+    for (const item of f.items) {
+      const e = episodes.find((x) => x.id === item.itunesEpisode)!;
+      expect(e, `item ${item.title}`).toBeDefined();
+      expect(item.title).toBe(e.title);
+      expect(item.guid).toBe(e.guid);
+      expect(item.itunesSeason).toBe(e.season);
+      expect(item.itunesEpisodeType).toBe('full');
+      expect(item.duration).toBe(e.seconds);
+      expect(item.podcastSeason?.number).toBe(e.season);
+      expect(item.podcastEpisode?.number).toBe(e.id);
+      expect(item.podcastPeople?.map((p) => p.name)).toEqual(e.guests);
+      // The enclosure length is the real byte size of the published MP3.
+      const audio = await get(new URL(item.enclosure.url).pathname);
+      expect(item.enclosure.type).toBe('audio/mpeg');
+      expect(item.enclosure.length).toBe((await audio.arrayBuffer()).byteLength);
+      if (e.hasSrt) {
+        expect(item.podcastTranscripts?.[0]).toMatchObject({ type: 'application/x-subrip' });
+        expect((await get(new URL(item.podcastTranscripts![0]!.url).pathname)).status).toBe(200);
+      } else {
+        expect(item.podcastTranscripts ?? []).toEqual([]);
+      }
+      expect(item.podcastChapters?.type).toBe('application/json+chapters');
+      const chapters = await (await get(new URL(item.podcastChapters!.url).pathname)).json();
+      expect(chapters.version).toBe('1.2.0');
+      expect(chapters.chapters).toEqual(e.chapters!.map((c) => ({ startTime: parseDuration(c.start), title: c.title })));
+    }
+  });
+
+  it('parses with @podverse/podcast-feed-parser', () => {
+    const podcast = podverse.getPodcastFromFeed(xml);
+    expect(podcast.meta.title).toBe('Deep Field');
+    expect(podcast.meta.owner).toMatchObject({ name: 'Maya Okafor', email: 'hello@deepfield.example' });
+    expect(podcast.meta.explicit).toBe(false);
+    expect(podcast.episodes).toHaveLength(episodes.length);
+    const newest = [...episodes].sort((a, b) => (b.date! < a.date! ? -1 : 1))[0]!;
+    expect(podcast.episodes[0].title).toBe(newest.title);
+    expect(podcast.episodes[0].enclosure.url).toMatch(/\/audio\/.+\.mp3$/);
+  });
+});
+
+describe('/llms.txt', () => {
+  it('follows the llms.txt shape with the contract sections, and every own URL answers 2xx', async () => {
+    const res = await get('/llms.txt');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await res.text();
+    expect(text.startsWith('# Deep Field\n\n> ')).toBe(true);
+    const sections = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(sections).toEqual([
+      'Agent instructions', 'About', 'Why', 'Use cases', 'Constraints', 'Topics', 'Capabilities', 'Data and APIs', 'Subscribe', 'Latest episode',
+    ]);
+    const latest = [...episodes].sort((a, b) => b.id - a.id)[0]!;
+    expect(text.split('## Latest episode')[1]).toContain(latest.title);
+    const links = ownLinks(text, 'http://localhost:4321');
+    expect(links.length).toBeGreaterThan(10);
+    for (const link of links) {
+      const url = new URL(link);
+      const r = await get(url.pathname + url.search);
+      expect(r.status, link).toBeGreaterThanOrEqual(200);
+      expect(r.status, link).toBeLessThan(300);
+    }
+  });
+});
+
+describe('/AGENTS.md and /docs.md', () => {
+  it.each(['/AGENTS.md', '/docs.md'])('%s is Markdown whose own links answer 2xx', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
+    const text = await res.text();
+    const links = ownLinks(text, 'http://localhost:4321');
+    expect(links.length).toBeGreaterThan(4);
+    for (const link of links) {
+      const url = new URL(link);
+      const r = await get(url.pathname + url.search);
+      expect(r.status, link).toBeLessThan(300);
+    }
+  });
+
+  it('docs.md lists every error code the service uses', async () => {
+    const { ERROR_CODES } = await import('../../functions/errors.ts');
+    const text = await (await get('/docs.md')).text();
+    for (const code of Object.keys(ERROR_CODES)) expect(text).toContain(`\`${code}\``);
+  });
+});
