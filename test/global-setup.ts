@@ -3,13 +3,14 @@
  * Unit tests do not need it; integration tests read its path with inject('distDir').
  */
 import type { TestProject } from 'vitest/node';
-import { buildSite } from './helpers/build.ts';
+import { buildSite, removeBuild } from './helpers/build.ts';
 
 export default async function setup(project: TestProject) {
   // `UNIT=1 npx vitest run src functions` runs the unit tests alone without building the site.
   if (process.env.UNIT === '1') return project.provide('distDir', '');
   const distDir = await buildSite({ name: 'sample' });
   project.provide('distDir', distDir);
+  return () => removeBuild(distDir);
 }
 
 declare module 'vitest' {

@@ -19,7 +19,9 @@ export function markdownToText(markdown: string): string {
           parts.push('\n');
         }
       }
-      else if (token.type === 'text' || token.type === 'codespan' || token.type === 'code') parts.push(token.text);
+      // Soft line breaks inside a paragraph are spaces; only block boundaries become new lines.
+      else if (token.type === 'text' || token.type === 'codespan') parts.push(token.text.replace(/\s*\n\s*/g, ' '));
+      else if (token.type === 'code') parts.push(token.text);
       else if (token.type === 'escape') parts.push(token.text);
       if (token.type === 'paragraph' || token.type === 'heading' || token.type === 'list_item' || token.type === 'code') {
         parts.push('\n');

@@ -6,3 +6,6 @@ export * from './search.ts';
 export * from './status.ts';
 export * from './mcp.ts';
 export * from './discovery.ts';
+export * from './oauth.ts';
+export * from './donate.ts';
+export * from './search-passages.ts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { parseFeed, TranscriptType } from 'podcast-partytime';
-import podverse from '@podverse/podcast-feed-parser';
+import { parseRssFeed } from 'feedsmith';
 import { v5 as uuidv5 } from 'uuid';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { EpisodeListSchema, type Episode } from '../../src/schemas/episode.ts';
@@ -139,18 +139,22 @@ describe('/rss.xml', () => {
     }
   });
 
-  it('parses with @podverse/podcast-feed-parser', () => {
-    const podcast = podverse.getPodcastFromFeed(xml);
-    expect(podcast.meta.title).toBe('Deep Field');
-    expect(podcast.meta.owner).toMatchObject({ name: 'Maya Okafor', email: 'hello@deepfield.example' });
-    expect(podcast.meta.explicit).toBe(false);
-    expect(podcast.episodes).toHaveLength(episodes.length);
+  it('parses with feedsmith (iTunes and podcast namespaces)', () => {
+    const feed = parseRssFeed(xml);
+    expect(feed.title).toBe('Deep Field');
+    expect(feed.itunes?.owner).toEqual({ name: 'Maya Okafor', email: 'hello@deepfield.example' });
+    expect(feed.itunes?.explicit).toBe(false);
+    expect(feed.itunes?.categories?.map((c) => c.text)).toEqual(['Science', 'Society & Culture', 'Technology']);
+    expect(feed.podcast?.guid).toBe(uuidv5('localhost:4321/rss.xml', PODCAST_GUID_NAMESPACE));
+    expect(feed.items).toHaveLength(episodes.length);
     for (const e of episodes) {
-      const parsed = podcast.episodes.find((p: { title: string }) => p.title === e.title);
-      expect(parsed, e.title).toBeDefined();
-      expect(parsed.enclosure.url).toBe(`http://localhost:4321/audio/${e.audioFile}`);
-      expect(parsed.guid).toBe(e.guid);
-      expect(parsed.duration).toBe(e.seconds);
+      const item = feed.items!.find((i) => i.title === e.title);
+      expect(item, e.title).toBeDefined();
+      expect(item!.enclosures?.[0]?.url).toBe(`http://localhost:4321/audio/${e.audioFile}`);
+      expect(item!.guid?.value).toBe(e.guid);
+      expect(item!.itunes?.duration).toBe(e.seconds);
+      expect(item!.itunes?.episode).toBe(e.id);
+      expect(item!.podcast?.transcripts?.length ?? 0).toBe(e.hasSrt ? 1 : 0);
     }
   });
 });

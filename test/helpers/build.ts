@@ -26,3 +26,9 @@ export async function buildSite(options: { name: string; env?: Record<string, st
   if (code !== 0) throw new Error(`astro build failed (${code}):\n${output.join('')}`);
   return outDir;
 }
+
+/** Removes a build made by buildSite, and its cache. */
+export function removeBuild(outDir: string): void {
+  rmSync(outDir, { recursive: true, force: true });
+  rmSync(`${outDir}-cache`, { recursive: true, force: true });
+}

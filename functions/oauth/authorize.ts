@@ -1,0 +1,73 @@
+/**
+ * GET /oauth/authorize: the authorization endpoint (RFC 6749 §4.1 with PKCE, RFC 7636). Everything here is public,
+ * so there is no login or consent screen: a valid request is approved at once and redirected with a code bound to
+ * client_id, redirect_uri, code_challenge and scope, plus `state` and `iss` (RFC 9207).
+ *
+ * A bad response_type, client_id or redirect_uri is answered here (400 envelope) and never redirected; other
+ * problems go back to the client's redirect_uri as error parameters, as RFC 6749 §4.1.2.1 asks.
+ */
+import { ApiError } from '../errors.ts';
+import type { Handler } from '../types.ts';
+import { NO_STORE, oauthContext } from './context.ts';
+import { PUBLIC_CLIENT_ID } from './metadata.ts';
+import { PKCE_PATTERN, REDIRECT_URI_RULE, oauthError, parseResources, parseScope, redirectUriProblem, rejectRepeated } from './params.ts';
+import { mintCode } from './tokens.ts';
+
+export const getAuthorize: Handler = async (_request, ctx) => {
+  const q = ctx.url.searchParams;
+  const { issuer, ring } = await oauthContext(ctx);
+  rejectRepeated(q);
+
+  const responseType = q.get('response_type');
+  if (!responseType) throw oauthError('invalid_request', 'response_type is missing.', 'Send response_type=code.');
+  if (responseType !== 'code') {
+    throw oauthError('unsupported_response_type', `response_type "${responseType}" is not supported.`, 'The only response_type is code (authorization code with PKCE S256).');
+  }
+  const clientId = q.get('client_id');
+  if (clientId !== PUBLIC_CLIENT_ID) {
+    throw oauthError('invalid_request', clientId ? `Unknown client_id "${clientId}".` : 'client_id is missing.', `Send client_id=${PUBLIC_CLIENT_ID} (the single public client).`);
+  }
+  const redirectUri = q.get('redirect_uri');
+  if (!redirectUri) throw oauthError('invalid_request', 'redirect_uri is missing.', REDIRECT_URI_RULE);
+  const problem = redirectUriProblem(redirectUri);
+  if (problem) throw oauthError('invalid_redirect_uri', `redirect_uri ${problem}.`, REDIRECT_URI_RULE);
+
+  // From here on the redirect URI is trustworthy: errors travel back to the client.
+  const state = q.get('state');
+  const back = (params: Record<string, string>) => {
+    const target = new URL(redirectUri);
+    for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
+    if (state !== null) target.searchParams.set('state', state);
+    target.searchParams.set('iss', issuer);
+    return new Response(null, { status: 302, headers: { Location: target.href, ...NO_STORE } });
+  };
+  const fail = (error: string, description: string) => back({ error, error_description: description });
+
+  const challenge = q.get('code_challenge');
+  const method = q.get('code_challenge_method');
+  if (!challenge) return fail('invalid_request', 'code_challenge is required (PKCE with S256).');
+  if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256.');
+  if (!PKCE_PATTERN.test(challenge) || challenge.length !== 43) {
+    return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters).');
+  }
+  let scope: string;
+  let resources: string[];
+  try {
+    scope = parseScope(q.get('scope'));
+    resources = parseResources(q.getAll('resource'), issuer);
+  } catch (err) {
+    if (err instanceof ApiError) return fail(err.code, err.message);
+    throw err;
+  }
+  const subject = `anonymous-${crypto.randomUUID().replace(/-/g, '').slice(0, 20)}`;
+  const code = await mintCode(ring, issuer, {
+    sub: subject,
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    scope,
+    ...(resources.length ? { resources } : {}),
+  });
+  return back({ code });
+};
+

@@ -1,0 +1,167 @@
+/**
+ * /auth.md: the agent authentication walkthrough, generated from the OAuth module's own tables so every endpoint,
+ * scope, template and error code it names is one the service serves.
+ */
+import type { LoadedContent } from '../../content/load.ts';
+import { siteUrls } from '../urls.ts';
+import {
+  ACCESS_TOKEN_TTL,
+  AUTHORIZATION_CODE_TTL,
+  GRANT_JWT_BEARER,
+  OAUTH_ENDPOINTS,
+  OAUTH_ERRORS,
+  OAUTH_PATHS,
+  PUBLIC_CLIENT_ID,
+  REFRESH_TOKEN_TTL,
+  SCOPES,
+  SCOPE_DESCRIPTIONS,
+  TOKEN_TYPES,
+  registrationTemplates,
+} from '../../../functions/oauth/metadata.ts';
+
+export function buildAuthMd(content: Pick<LoadedContent, 'show'>): string {
+  const { show } = content;
+  const u = siteUrls(show);
+  const p = (path: string) => u.abs(path);
+  const scopeString = SCOPES.join(' ');
+  const templates = registrationTemplates(u.base);
+  return `# Authentication for agents — ${show.title}
+
+**You do not need a credential.** Every read endpoint, the MCP server and every discovery document answer without
+one. Credentials exist for agents and libraries that expect OAuth: a token is accepted on the read endpoints and on
+POST /mcp, and grants nothing different (same data, same rate limit of 60 requests per minute per IP).
+
+If you do send \`Authorization: Bearer <token>\`, it must be valid: an expired, altered or foreign token is answered
+\`401\` with \`WWW-Authenticate: Bearer error="invalid_token"\` (RFC 6750), so your client knows to refresh. Drop the
+header or get a new token.
+
+## Discovery
+
+| Document | Address |
+|---|---|
+| Bearer challenge (always 401) | [${p(OAUTH_PATHS.agentAuth)}](${p(OAUTH_PATHS.agentAuth)}) |
+| Protected resource metadata (RFC 9728) | [${p(OAUTH_PATHS.protectedResource)}](${p(OAUTH_PATHS.protectedResource)}) |
+| Authorization server metadata (RFC 8414) | [${p(OAUTH_PATHS.authorizationServer)}](${p(OAUTH_PATHS.authorizationServer)}) |
+| OpenID discovery (same data) | [${p(OAUTH_PATHS.openidConfiguration)}](${p(OAUTH_PATHS.openidConfiguration)}) |
+| Registration templates | [${p(OAUTH_PATHS.register)}](${p(OAUTH_PATHS.register)}) |
+| Public signing keys | [${p(OAUTH_PATHS.jwks)}](${p(OAUTH_PATHS.jwks)}) |
+
+Each metadata document carries an \`agent_auth\` block: \`register_uri\`, \`claim_uri\`, \`revocation_uri\`, the
+identity types (\`anonymous\`, \`identity_assertion\`) with their credential and assertion types, and the registration
+templates below.
+
+## Scopes
+
+| Scope | Covers |
+|---|---|
+${SCOPES.map((s) => `| \`${s}\` | ${SCOPE_DESCRIPTIONS[s]} |`).join('\n')}
+
+Leave \`scope\` out to get all three. There is one client: \`client_id=${PUBLIC_CLIENT_ID}\`, public, no secret.
+
+## The quickest token: client_credentials
+
+\`\`\`sh
+curl -s ${p(OAUTH_PATHS.token)} -d grant_type=client_credentials -d client_id=${PUBLIC_CLIENT_ID}
+# {"access_token":"eyJ...","token_type":"Bearer","expires_in":${ACCESS_TOKEN_TTL},"scope":"${scopeString}"}
+curl -s '${u.search}?q=sourdough' -H 'Authorization: Bearer eyJ...'
+\`\`\`
+
+## An identity assertion: /oauth/claim
+
+\`\`\`sh
+curl -s ${p(OAUTH_PATHS.claim)} -d identity_type=identity_assertion -d 'scope=${scopeString}'
+# {"identity_assertion":"eyJ...","token_type":"identity_assertion","identity_type":"identity_assertion",
+#  "subject":"anonymous-...","scope":"...","expires_in":${ACCESS_TOKEN_TTL},"replay_as_bearer":true}
+\`\`\`
+
+The assertion works directly as a bearer (\`replay_as_bearer\`), or exchange it for an access token (RFC 7523):
+
+\`\`\`sh
+curl -s ${p(OAUTH_PATHS.token)} -d 'grant_type=${GRANT_JWT_BEARER}' -d assertion=eyJ...
+\`\`\`
+
+With \`user_email=...\` (the user-email-app template) the email is bound into the assertion as the \`email\` claim,
+with \`email_verified: false\`: the service cannot check mailboxes.
+
+## Authorization code with PKCE
+
+1. Optionally register (RFC 7591; open, no approval): \`POST ${p(OAUTH_PATHS.register)}\` with JSON
+   \`{"redirect_uris": ["http://127.0.0.1:8765/callback"]}\` → \`201\` with \`client_id: "${PUBLIC_CLIENT_ID}"\`.
+2. Make a \`code_verifier\` (43–128 characters) and its \`code_challenge\` = base64url(SHA-256(verifier)).
+3. Send the user (or your own HTTP client: there is no login or consent screen, the data is public) to
+   \`${p(OAUTH_PATHS.authorize)}?response_type=code&client_id=${PUBLIC_CLIENT_ID}&redirect_uri=...&code_challenge=...&code_challenge_method=S256&state=...\`.
+   It redirects at once to \`redirect_uri?code=...&state=...&iss=${encodeURIComponent(u.base)}\`.
+4. \`POST ${p(OAUTH_PATHS.token)}\` with \`grant_type=authorization_code&code=...&redirect_uri=...&client_id=${PUBLIC_CLIENT_ID}&code_verifier=...\`
+   → \`access_token\` and \`refresh_token\`.
+5. Later: \`grant_type=refresh_token&refresh_token=...\` → a new pair. Each refresh token works once.
+
+Rules: only \`response_type=code\` and \`code_challenge_method=S256\`. \`redirect_uri\` must be https, http on a
+loopback host (127.0.0.1, [::1], localhost; any port, RFC 8252) or a private-use scheme such as
+\`com.example.app:/callback\`; never with a fragment. An invalid \`redirect_uri\` is answered with an error here and
+never redirected to. Codes live ${AUTHORIZATION_CODE_TTL} seconds and are bound to the client_id, redirect_uri,
+code_challenge and scope they were issued for.
+
+## Registration templates
+
+${templates
+  .map(
+    (t) => `### \`${t.id}\` (${t.identity_type})
+
+${t.description}
+
+\`\`\`json
+${JSON.stringify(t.request_body_template, null, 2)}
+\`\`\`
+
+Required: ${t.required_fields.length ? t.required_fields.map((f) => `\`${f}\``).join(', ') : 'nothing'}. Optional: ${t.optional_fields.map((f) => `\`${f}\``).join(', ')}.
+Then: ${t.next_steps.map((s) => `\`${s}\``).join('; ')}.
+`,
+  )
+  .join('\n')}
+## Endpoints
+
+| Method | Path | What it does |
+|---|---|---|
+${OAUTH_ENDPOINTS.map((e) => `| ${e.method} | ${e.path} | ${e.purpose} |`).join('\n')}
+
+A wrong method on any of them is answered \`405 method_not_allowed\` with an \`Allow\` header.
+
+## Tokens
+
+- Signed JWTs (JWS). The algorithm is **EdDSA** (Ed25519) when the operator configured a signing key; the public
+  key is then in [jwks.json](${p(OAUTH_PATHS.jwks)}). Otherwise **HS256** with a server secret, and the key set is
+  empty. Only the configured algorithm is accepted; \`alg: none\` never is. Every header carries a \`kid\`.
+- Claims: \`iss\` (${u.base}), \`sub\`, \`aud\` (${u.base}, plus an RFC 8707 \`resource\` under it if you asked for one),
+  \`iat\`, \`exp\`, \`jti\`, \`scope\`, \`client_id\`.
+- Kinds, by the \`typ\` header: access tokens \`${TOKEN_TYPES.access}\` (${ACCESS_TOKEN_TTL} s), identity assertions
+  \`${TOKEN_TYPES.identityAssertion}\` (${ACCESS_TOKEN_TTL} s), refresh tokens \`${TOKEN_TYPES.refresh}\` (${REFRESH_TOKEN_TTL / 3600} h). A refresh token is
+  never accepted as a bearer.
+- Rotating the signing key makes every earlier token, assertion, refresh token and code fail verification.
+- An instance started with no key configured generates one at start and logs a warning: its tokens stop working
+  when it restarts. That is meant for development only.
+
+## Revocation
+
+\`POST ${p(OAUTH_PATHS.revoke)}\` with \`token=...\` (and optionally \`token_type_hint\`) always answers \`200\` with an
+empty body. Tokens are stateless: access tokens and assertions expire on their own within the hour. A revoked
+refresh token stops working on the instance that received the revocation.
+
+## Limits of a storeless service
+
+Authorization codes and refresh tokens are self-contained (codes are encrypted, tokens signed); their single use is
+enforced in memory by each server process. Behind a load balancer with several processes, a code could be redeemed
+once per process during its ${AUTHORIZATION_CODE_TTL}-second life, and a revocation reaches only one process. Nothing
+behind a token is private, which is why this trade-off is acceptable here.
+
+## Errors
+
+Errors use the service's envelope, \`{"error": {"code": "...", "message": "...", "hint": "..."}}\`, with the
+OAuth error strings as \`code\`:
+
+| Status | code | When |
+|---|---|---|
+${OAUTH_ERRORS.map((e) => `| ${e.status} | \`${e.code}\` | ${e.when} |`).join('\n')}
+
+More: [docs.md](${u.docsMd}) · [AGENTS.md](${u.agentsMd}) · [llms.txt](${u.llms}) · [OpenAPI](${u.openapi}) · [API catalog](${u.apiCatalog})
+`;
+}

@@ -1,0 +1,5 @@
+import type { APIRoute } from 'astro';
+import { getContent } from '../../content/site.ts';
+import { buildOpenIdConfiguration } from '../../build/discovery/oauth.ts';
+
+export const GET: APIRoute = () => Response.json(buildOpenIdConfiguration(getContent()));
