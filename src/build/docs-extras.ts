@@ -1,7 +1,13 @@
 import type { DocsExtras } from './docs.ts';
+import type { LoadedContent } from '../content/load.ts';
 import { SEARCH_SYNTAX_DOC } from '../../functions/search/syntax-doc.ts';
+import { authDocsSection, oauthDocsExtras, tipDocsSection } from './discovery/docs-snippets.ts';
 
 /** What the other modules contribute to docs.md and AGENTS.md (search syntax, MCP tools, OAuth errors). */
-export function docsExtras(): DocsExtras {
-  return { searchSyntax: SEARCH_SYNTAX_DOC };
+export function docsExtras(content: LoadedContent): DocsExtras {
+  return {
+    searchSyntax: SEARCH_SYNTAX_DOC,
+    ...oauthDocsExtras(),
+    sections: [authDocsSection(content), tipDocsSection(content)],
+  };
 }

@@ -14,6 +14,8 @@ export interface DocsExtras {
   mcpTools?: Array<{ name: string; description: string }>;
   /** OAuth-tier error codes, from the OAuth module. */
   oauthErrors?: Array<{ status: number; code: string; when: string }>;
+  /** Whole sections other modules own (optional credentials, tips), placed before the error table. */
+  sections?: string[];
 }
 
 export function buildDocsMd(content: LoadedContent, extras: DocsExtras = {}): string {
@@ -96,6 +98,7 @@ const hits = index.search('hydration'); // hit.ref identifies a passage or an ep
 \`\`\`
 
 ${extras.mcpTools?.length ? `## MCP tools\n\n${extras.mcpTools.map((t) => `- \`${t.name}\`: ${t.description}`).join('\n')}\n` : ''}
+${(extras.sections ?? []).join('\n')}
 ## Errors
 
 Every error is \`{"error": {"code": "...", "message": "...", "hint": "..."}}\`; \`code\` is stable, \`message\` is
