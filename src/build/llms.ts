@@ -6,6 +6,7 @@
  */
 import type { LoadedContent } from '../content/load.ts';
 import { siteUrls } from './urls.ts';
+import { TOOL_LIST } from '../../functions/mcp/registry.ts';
 
 const link = (name: string, url: string, notes?: string) => `- [${name}](${url})${notes ? `: ${notes}` : ''}`;
 
@@ -77,7 +78,7 @@ export function buildLlmsTxt(content: LoadedContent): string {
       [
         link('Search', `${urls.search}?q=${encodeURIComponent(sample)}`, 'ranked full-text search over titles, show notes and transcripts; parameters q, limit, offset'),
         link('Ask', `${urls.ask}?q=${encodeURIComponent(`which episode talks about ${sample}?`)}`, 'natural-language question → episodes ranked by transcript passages; POST JSON {"query","limit"} also streams server-sent events'),
-        link('MCP server', urls.mcp, 'Model Context Protocol over streamable HTTP (POST JSON-RPC; GET returns the manifest): search_episodes, get_episode, get_latest_episode, list_episodes, subscribe_via_rss'),
+        link('MCP server', urls.mcp, `Model Context Protocol over streamable HTTP (POST JSON-RPC; GET returns the manifest); tools: ${TOOL_LIST.map((t) => t.name).join(', ')}`),
         link('MCP server card', urls.serverCard, 'tools and their input schemas'),
         link('Status', urls.status, 'health snapshot with the episode count and the latest episode'),
       ],

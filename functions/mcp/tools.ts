@@ -1,0 +1,142 @@
+/**
+ * What each registered tool does. Every tool reads what the build published (ctx.data), never content files.
+ * An outcome is either data (the structuredContent, checked against the tool's output schema by the caller) with
+ * a readable text, or a message for a tool error the model can act on (unknown id, no transcript, ...).
+ */
+import { ApiError } from '../errors.ts';
+import type { ServiceData, ServiceEpisode } from '../service-data.ts';
+import type { RequestContext } from '../types.ts';
+import { searchEpisodes } from '../search/service.ts';
+import { formatTimestamp } from '../../src/content/duration.ts';
+import type { ToolInput, ToolName, ToolOutput } from './registry.ts';
+import { cuesInWindow, loadCues, toSeconds } from './transcript.ts';
+
+export type ToolOutcome<N extends ToolName> = { ok: true; data: ToolOutput<N>; text: string } | { ok: false; message: string };
+type Implementation<N extends ToolName> = (args: ToolInput<N>, ctx: RequestContext) => Promise<ToolOutcome<N>>;
+
+const fail = (message: string) => ({ ok: false, message }) as const;
+
+export const IMPLEMENTATIONS: { [N in ToolName]: Implementation<N> } = {
+  async search_episodes({ query, limit }, ctx) {
+    let page;
+    try {
+      page = await searchEpisodes(ctx.data, { query, limit, offset: 0 });
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500) return fail(`${err.message}${err.hint ? ` ${err.hint}` : ''}`);
+      throw err;
+    }
+    const { results, total } = page;
+    const text = results.length
+      ? `${total} episode${total === 1 ? '' : 's'} match "${query}"${total > results.length ? `; the best ${results.length}` : ''}:\n\n` +
+        results
+          .map((r, i) => {
+            const when = [r.date, r.duration].filter(Boolean).join(', ');
+            const lines = [`${i + 1}. #${r.id} ${r.title}${when ? ` (${when})` : ''}: ${r.url}`];
+            if (r.snippet) lines.push(`   ${r.timestamp ? `at ${r.timestamp}: ` : ''}"${r.snippet}"`);
+            return lines.join('\n');
+          })
+          .join('\n')
+      : `No episode matches "${query}". Try fewer or other words, or browse with list_episodes.`;
+    return { ok: true, data: { query, count: results.length, total, results }, text };
+  },
+
+  async get_episode({ id }, ctx) {
+    const service = await ctx.data.service();
+    const episode = service.episodes.find((e) => e.id === id);
+    if (!episode) return fail(unknownEpisode(id, service));
+    return { ok: true, data: episode, text: describeEpisode(episode) };
+  },
+
+  async get_latest_episode(_args, ctx) {
+    const episode = (await ctx.data.service()).episodes.at(-1);
+    if (!episode) return fail('The podcast has no episodes yet.');
+    return { ok: true, data: episode, text: `The latest episode:\n\n${describeEpisode(episode)}` };
+  },
+
+  async list_episodes({ season, limit, offset }, ctx) {
+    const service = await ctx.data.service();
+    const all = service.episodes.filter((e) => season === undefined || e.season === season).sort((a, b) => b.id - a.id);
+    const episodes = all.slice(offset, offset + limit);
+    const data = { total: all.length, count: episodes.length, offset, limit, has_more: offset + episodes.length < all.length, season, episodes };
+    const scope = season === undefined ? '' : ` in season ${season}`;
+    let text: string;
+    if (!all.length) {
+      const seasons = [...new Set(service.episodes.map((e) => e.season))].sort((a, b) => a - b);
+      text = `No episodes${scope}. Seasons: ${seasons.join(', ') || 'none yet'}.`;
+    } else if (!episodes.length) {
+      text = `There are ${all.length} episodes${scope}; offset ${offset} is past the last one.`;
+    } else {
+      text =
+        `Episodes ${offset + 1}–${offset + episodes.length} of ${all.length}${scope}, newest first:\n\n` +
+        episodes.map((e) => `#${e.id} ${e.title} (season ${e.season}${e.date ? `, ${e.date}` : ''}): ${e.url}`).join('\n') +
+        (data.has_more ? `\n\nMore: call list_episodes with offset ${offset + episodes.length}.` : '');
+    }
+    return { ok: true, data, text };
+  },
+
+  async subscribe_via_rss(_args, ctx) {
+    const service = await ctx.data.service();
+    const rss = service.urls.rss ?? `${service.show.siteUrl}/rss.xml`;
+    const website = service.urls.home ?? `${service.show.siteUrl}/`;
+    const platforms = service.show.platforms;
+    const instruction = `To follow ${service.show.title}, paste ${rss} into your podcast app's "add by URL" (or "follow RSS feed") option, or open it on one of the platforms listed.`;
+    const names = { spotify: 'Spotify', apple: 'Apple Podcasts', amazon: 'Amazon Music', youtube: 'YouTube' } as const;
+    const links = (Object.keys(names) as Array<keyof typeof names>).filter((k) => platforms[k]).map((k) => `- ${names[k]}: ${platforms[k]}`);
+    const text = [instruction, '', `RSS feed: ${rss}`, ...(links.length ? ['', 'Also on:', ...links] : []), '', `Website: ${website}`].join('\n');
+    return { ok: true, data: { title: service.show.title, rss, website, platforms, instruction }, text };
+  },
+
+  async get_transcript({ id, start, end }, ctx) {
+    const service = await ctx.data.service();
+    const episode = service.episodes.find((e) => e.id === id);
+    if (!episode) return fail(unknownEpisode(id, service));
+    if (!episode.transcript || !episode.srtFile || episode.hasSrt === false) {
+      return fail(`Episode ${id} ("${episode.title}") has no transcript. Its description is available through get_episode.`);
+    }
+    const from = toSeconds(start) ?? 0;
+    const to = toSeconds(end);
+    if (to !== undefined && to <= from) return fail(`end (${formatTimestamp(to)}) must be after start (${formatTimestamp(from)}).`);
+    const cues = cuesInWindow(await loadCues(ctx.data, episode), from, to).map((c) => ({
+      start: c.start,
+      end: c.end,
+      timestamp: formatTimestamp(c.start),
+      text: c.text,
+    }));
+    const window = start === undefined && end === undefined ? '' : ` from ${formatTimestamp(from)}${to === undefined ? '' : ` to ${formatTimestamp(to)}`}`;
+    const text = cues.length
+      ? `Transcript of #${id} ${episode.title}${window} (${cues.length} cue${cues.length === 1 ? '' : 's'}; the full SRT is ${episode.transcript}):\n\n` +
+        cues.map((c) => `[${c.timestamp}] ${c.text}`).join('\n')
+      : `Nothing is said in #${id} ${episode.title}${window}${episode.duration ? ` (the episode is ${episode.duration} long)` : ''}.`;
+    return {
+      ok: true,
+      data: { id, title: episode.title, url: episode.url, transcript: episode.transcript, start: from, end: to ?? null, count: cues.length, cues },
+      text,
+    };
+  },
+};
+
+function unknownEpisode(id: number, service: ServiceData): string {
+  const ids = service.episodes.map((e) => e.id);
+  const range = ids.length ? ` Episode numbers go from ${Math.min(...ids)} to ${Math.max(...ids)}.` : ' The podcast has no episodes yet.';
+  return `No episode has id ${id}.${range} Call list_episodes or search_episodes to find one.`;
+}
+
+function describeEpisode(e: ServiceEpisode): string {
+  const facts = [`season ${e.season}`, e.date, e.duration].filter(Boolean).join(', ');
+  const lines = [`#${e.id} ${e.title} (${facts})`];
+  if (e.desc) lines.push('', e.desc);
+  if (e.guests?.length) lines.push('', `Guests: ${e.guests.join(', ')}`);
+  if (e.topics?.length) lines.push(`Topics: ${e.topics.join(', ')}`);
+  if (e.chapters?.length) lines.push('', 'Chapters:', ...e.chapters.map((c) => `  ${c.start} ${c.title}`));
+  lines.push('', `Episode page: ${e.url}`);
+  if (e.audio) lines.push(`Audio: ${e.audio}`);
+  lines.push(e.transcript ? `Transcript: ${e.transcript}` : 'Transcript: none');
+  const platforms = [
+    ['Spotify', e.spotifyUrl],
+    ['Apple Podcasts', e.appleUrl],
+    ['Amazon Music', e.amazonUrl],
+    ['YouTube', e.youtubeUrl],
+  ].filter(([, url]) => url);
+  if (platforms.length) lines.push(`Also on: ${platforms.map(([n, u]) => `${n} ${u}`).join(' · ')}`);
+  return lines.join('\n');
+}
