@@ -1,0 +1,92 @@
+/**
+ * Text analysis that matches what the index did at build time: Lunr's word separator, the language's trimmer,
+ * stop words and stemmer. Queries, snippet marking and the index all go through the same steps, so a word in a
+ * snippet is marked exactly when the index would have matched it.
+ */
+import lunr from 'lunr';
+import type { LanguageSupport } from './language.ts';
+
+/** Lunr's own token separator (whitespace and hyphen), kept identical so words split the same way. */
+export const WORD_SEPARATOR = /[\s-]+/;
+
+export interface WordSpan {
+  /** The word as written, trimmed of surrounding punctuation. */
+  text: string;
+  /** Offsets of `text` in the analysed string. */
+  start: number;
+  end: number;
+}
+
+const CACHE_LIMIT = 50_000;
+
+export class Analyzer {
+  readonly language: string;
+  readonly #lang: LanguageSupport;
+  readonly #indexPipeline: lunr.Pipeline;
+  readonly #searchPipeline: lunr.Pipeline;
+  readonly #termCache = new Map<string, string | null>();
+
+  constructor(lang: LanguageSupport) {
+    this.language = lang.key;
+    this.#lang = lang;
+    const builder = new lunr.Builder();
+    lang.plugin.call(builder, builder);
+    this.#indexPipeline = builder.pipeline;
+    this.#searchPipeline = builder.searchPipeline;
+  }
+
+  /** Lower-cased and trimmed of punctuation as the index does, before stop words and stemming; '' if nothing is left. */
+  normalize(word: string): string {
+    const token = this.#lang.trimmer(new lunr.Token(word.toLowerCase(), {}), 0, []);
+    return token ? token.toString() : '';
+  }
+
+  isStopWord(normalized: string): boolean {
+    return !this.#lang.stopWordFilter(new lunr.Token(normalized, {}), 0, []);
+  }
+
+  /** The index term a written word became at build time, or null for stop words and punctuation. */
+  term(word: string): string | null {
+    const key = word.toLowerCase();
+    let term = this.#termCache.get(key);
+    if (term === undefined) {
+      term = this.#indexPipeline.runString(key).find((t) => t !== '') ?? null;
+      if (this.#termCache.size >= CACHE_LIMIT) this.#termCache.clear();
+      this.#termCache.set(key, term);
+    }
+    return term;
+  }
+
+  /** What the search pipeline makes of a normalized word (its stem), stop word or not. */
+  stem(normalized: string): string {
+    return this.#searchPipeline.runString(normalized).find((t) => t !== '') ?? normalized;
+  }
+
+  /**
+   * The longest prefix a typed prefix can be looked up by: the index holds stems, and a stem can be shorter than
+   * the word ("hydration*" must find the stem "hydrat"), so the prefix is cut to what word and stem share.
+   */
+  prefixFor(normalized: string): string {
+    const stem = this.stem(normalized);
+    let i = 0;
+    while (i < normalized.length && i < stem.length && normalized[i] === stem[i]) i++;
+    return normalized.slice(0, i);
+  }
+
+  /** Every word of a text with its position, split and trimmed the way the index splits it. */
+  words(text: string): WordSpan[] {
+    const spans: WordSpan[] = [];
+    const chunk = /[^\s-]+/g;
+    for (let m = chunk.exec(text); m; m = chunk.exec(text)) {
+      const raw = m[0];
+      const core = this.normalize(raw);
+      if (!core) continue;
+      // The trimmer only removes characters at the edges, so the core sits inside the raw chunk.
+      const at = raw.toLowerCase().indexOf(core);
+      const start = m.index + (at < 0 ? 0 : at);
+      const end = at < 0 ? m.index + raw.length : start + core.length;
+      spans.push({ text: text.slice(start, end), start, end });
+    }
+    return spans;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Which Lunr text pipeline a show's language gets, shared by the build (which indexes with it) and the handlers
+ * (which must analyse queries the same way, and must register the same pipeline functions before Lunr can
+ * deserialize the index).
+ *
+ * English (Lunr's own trimmer, stop words and Porter stemmer) is the default. A show whose language has a
+ * word-based pack in lunr-languages gets that pack. Packs that need a word segmenter (ja, zh, th, hi, ta, te) are
+ * not offered: their tokenizers are not serialized with the index, so offline apps could not reproduce them.
+ */
+import lunr from 'lunr';
+
+type LunrPlugin = (lunrInstance: typeof lunr) => void;
+type PackModule = { default: LunrPlugin };
+
+/** Static import thunks, so that bundlers can see every pack and a process only loads the one it needs. */
+const PACKS: Record<string, () => Promise<PackModule>> = {
+  ar: () => import('lunr-languages/lunr.ar.js') as Promise<PackModule>,
+  da: () => import('lunr-languages/lunr.da.js') as Promise<PackModule>,
+  de: () => import('lunr-languages/lunr.de.js') as Promise<PackModule>,
+  el: () => import('lunr-languages/lunr.el.js') as Promise<PackModule>,
+  es: () => import('lunr-languages/lunr.es.js') as Promise<PackModule>,
+  fi: () => import('lunr-languages/lunr.fi.js') as Promise<PackModule>,
+  fr: () => import('lunr-languages/lunr.fr.js') as Promise<PackModule>,
+  he: () => import('lunr-languages/lunr.he.js') as Promise<PackModule>,
+  hu: () => import('lunr-languages/lunr.hu.js') as Promise<PackModule>,
+  hy: () => import('lunr-languages/lunr.hy.js') as Promise<PackModule>,
+  it: () => import('lunr-languages/lunr.it.js') as Promise<PackModule>,
+  kn: () => import('lunr-languages/lunr.kn.js') as Promise<PackModule>,
+  ko: () => import('lunr-languages/lunr.ko.js') as Promise<PackModule>,
+  nl: () => import('lunr-languages/lunr.nl.js') as Promise<PackModule>,
+  no: () => import('lunr-languages/lunr.no.js') as Promise<PackModule>,
+  pl: () => import('lunr-languages/lunr.pl.js') as Promise<PackModule>,
+  pt: () => import('lunr-languages/lunr.pt.js') as Promise<PackModule>,
+  ro: () => import('lunr-languages/lunr.ro.js') as Promise<PackModule>,
+  ru: () => import('lunr-languages/lunr.ru.js') as Promise<PackModule>,
+  sa: () => import('lunr-languages/lunr.sa.js') as Promise<PackModule>,
+  sv: () => import('lunr-languages/lunr.sv.js') as Promise<PackModule>,
+  tr: () => import('lunr-languages/lunr.tr.js') as Promise<PackModule>,
+  vi: () => import('lunr-languages/lunr.vi.js') as Promise<PackModule>,
+};
+
+/** BCP 47 primary subtags that share a pack under another name. */
+const ALIASES: Record<string, string> = { nb: 'no', nn: 'no' };
+
+export const DEFAULT_LANGUAGE = 'en';
+
+/** The pack key for a language tag ("pt-BR" → "pt"), or "en" when lunr-languages has no usable pack for it. */
+export function languageKey(tag: string | undefined): string {
+  const primary = (tag ?? '').toLowerCase().split('-')[0] ?? '';
+  const key = ALIASES[primary] ?? primary;
+  return key in PACKS ? key : DEFAULT_LANGUAGE;
+}
+
+/** What a language contributes: pipelines for a Builder, and the single steps the query analyser reuses. */
+export interface LanguageSupport {
+  key: string;
+  /** Sets a Builder's index and search pipelines (Builder.use). */
+  plugin: (this: lunr.Builder, builder: lunr.Builder) => void;
+  trimmer: lunr.PipelineFunction;
+  stopWordFilter: lunr.PipelineFunction;
+}
+
+const loaded = new Map<string, Promise<LanguageSupport>>();
+
+/** Registers the language's pipeline functions with Lunr (once per process) and describes them. */
+export function loadLanguage(key: string): Promise<LanguageSupport> {
+  const k = key in PACKS ? key : DEFAULT_LANGUAGE;
+  let pending = loaded.get(k);
+  if (!pending) {
+    pending = load(k);
+    pending.catch(() => loaded.delete(k));
+    loaded.set(k, pending);
+  }
+  return pending;
+}
+
+let stemmerSupport: Promise<void> | undefined;
+
+async function load(key: string): Promise<LanguageSupport> {
+  if (key === DEFAULT_LANGUAGE) {
+    return {
+      key,
+      plugin(builder) {
+        builder.pipeline.reset();
+        builder.pipeline.add(lunr.trimmer, lunr.stopWordFilter, lunr.stemmer);
+        builder.searchPipeline.reset();
+        builder.searchPipeline.add(lunr.stemmer);
+      },
+      trimmer: lunr.trimmer,
+      stopWordFilter: lunr.stopWordFilter,
+    };
+  }
+  stemmerSupport ??= import('lunr-languages/lunr.stemmer.support.js').then((m) => (m as PackModule).default(lunr));
+  await stemmerSupport;
+  const languages = lunr as unknown as Record<string, (LanguageSupport['plugin'] & Record<string, lunr.PipelineFunction | undefined>) | undefined>;
+  if (!languages[key]) (await PACKS[key]!()).default(lunr);
+  const pack = languages[key]!;
+  const identity: lunr.PipelineFunction = (token) => token;
+  return {
+    key,
+    plugin(builder) {
+      pack.call(builder, builder);
+    },
+    trimmer: pack.trimmer ?? identity,
+    stopWordFilter: pack.stopWordFilter ?? identity,
+  };
+}

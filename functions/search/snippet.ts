@@ -1,0 +1,116 @@
+/**
+ * Snippets: the sentence or two of a passage (or description) that best matches the query, with the matched
+ * words marked «like this». Guillemets are plain text, so a snippet is safe in JSON, HTML (escaped as usual),
+ * a terminal or a chat message, and there is no markup to sanitize; any « or » already in the source text is
+ * turned into " so the marks are unambiguous.
+ */
+import type { Analyzer } from './analyzer.ts';
+
+export const MARK_OPEN = '«';
+export const MARK_CLOSE = '»';
+export const SNIPPET_MAX_LENGTH = 240;
+const ELLIPSIS = '…';
+
+export interface Snippet {
+  /** The snippet text with matched words marked. */
+  text: string;
+  /** Offset in the source text where the snippet begins (maps the snippet to a cue and a timestamp). */
+  offset: number;
+}
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+/** Sentence ranges: a sentence ends at . ! ? or … (with closing quotes) followed by whitespace or the end. */
+export function sentences(text: string): Range[] {
+  const ranges: Range[] = [];
+  const end = /[.!?…]+["'’”)\]]*(?=\s|$)/g;
+  let start = skipSpace(text, 0);
+  for (let m = end.exec(text); m; m = end.exec(text)) {
+    const stop = m.index + m[0].length;
+    if (stop > start) ranges.push({ start, end: stop });
+    start = skipSpace(text, stop);
+  }
+  const tail = text.slice(start).trimEnd();
+  if (tail) ranges.push({ start, end: start + tail.length });
+  return ranges;
+}
+
+/**
+ * The best sentence (most distinct matched words, then most matches, then earliest), joined with its neighbour
+ * when both fit in maxLength, cropped around the first match when a single sentence is longer.
+ */
+export function makeSnippet(
+  text: string,
+  terms: ReadonlySet<string>,
+  analyzer: Analyzer,
+  maxLength = SNIPPET_MAX_LENGTH,
+): Snippet {
+  const words = analyzer.words(text).map((w) => ({ ...w, hit: isHit(w.text, terms, analyzer) }));
+  const ranges = sentences(text);
+  if (!ranges.length) return { text: '', offset: 0 };
+
+  const stats = ranges.map((r) => {
+    const inside = words.filter((w) => w.hit && w.start >= r.start && w.end <= r.end);
+    return { distinct: new Set(inside.map((w) => analyzer.term(w.text))).size, count: inside.length };
+  });
+  let best = 0;
+  for (let i = 1; i < ranges.length; i++) {
+    const a = stats[i]!;
+    const b = stats[best]!;
+    if (a.distinct > b.distinct || (a.distinct === b.distinct && a.count > b.count)) best = i;
+  }
+
+  const range = { ...ranges[best]! };
+  const fits = (r: Range) => r.end - r.start <= maxLength;
+  const next = ranges[best + 1];
+  const prev = ranges[best - 1];
+  if (next && fits({ start: range.start, end: next.end }) && (stats[best + 1]!.count > 0 || range.end - range.start < maxLength / 2)) {
+    range.end = next.end;
+  } else if (prev && stats[best - 1]!.count > 0 && fits({ start: prev.start, end: range.end })) {
+    range.start = prev.start;
+  }
+
+  let cropStart = false;
+  let cropEnd = false;
+  if (!fits(range)) {
+    const first = words.find((w) => w.hit && w.start >= range.start && w.end <= range.end);
+    // Start a little before the first match so it has some context, at a word boundary.
+    const anchor = first ? Math.max(range.start, first.start - Math.floor(maxLength / 4)) : range.start;
+    const startWord = words.find((w) => w.start >= anchor && w.start < range.end);
+    const from = anchor === range.start ? range.start : (startWord?.start ?? range.start);
+    let to = Math.min(range.end, from + maxLength);
+    const lastWhole = [...words].reverse().find((w) => w.end <= to && w.start >= from);
+    if (to < range.end && lastWhole) to = lastWhole.end;
+    cropStart = from > range.start;
+    cropEnd = to < range.end;
+    range.start = from;
+    range.end = to;
+  }
+
+  let out = '';
+  let at = range.start;
+  for (const w of words) {
+    if (w.start < range.start || w.end > range.end || !w.hit) continue;
+    out += clean(text.slice(at, w.start)) + MARK_OPEN + clean(w.text) + MARK_CLOSE;
+    at = w.end;
+  }
+  out += clean(text.slice(at, range.end));
+  out = out.replace(/\s+/g, ' ').trim();
+  return { text: `${cropStart ? ELLIPSIS : ''}${out}${cropEnd ? ELLIPSIS : ''}`, offset: range.start };
+}
+
+function isHit(word: string, terms: ReadonlySet<string>, analyzer: Analyzer): boolean {
+  if (!terms.size) return false;
+  const term = analyzer.term(word);
+  return term !== null && terms.has(term);
+}
+
+const clean = (s: string) => s.replace(/[«»]/g, '"');
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  return i;
+}

@@ -1,0 +1,47 @@
+/**
+ * The public description of the query syntax and snippet marking, for docs.md (src/build/docs-extras.ts passes
+ * it to the docs generator as `searchSyntax`). It sits beside the code it describes so the two change together;
+ * test/search/search-api.test.ts checks every example here against the running service.
+ */
+import { MAX_PREFIXES, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX } from './query.ts';
+import { SNIPPET_MAX_LENGTH } from './snippet.ts';
+
+export const SEARCH_SYNTAX_DOC = `### Query syntax
+
+\`q\` (and \`query\` on /ask) is plain text. Nothing typed there is an error: characters that search engines
+usually treat as syntax are read as word breaks, except for these operators:
+
+| You type | It finds |
+|---|---|
+| \`sourdough hydration\` | episodes with any of the words; more of them, and rarer ones, rank higher |
+| \`+hydration\` | only episodes that contain the word (in the title, description or transcript) |
+| \`-oven\` | only episodes that do not contain the word |
+| \`ferm*\` | words starting with \`ferm\` (at least ${MIN_PREFIX} characters before the \`*\`) |
+| \`"starter culture"\` | the quoted words as ordinary words (there is no exact-phrase search) |
+
+- Words match by their stem, ignoring case and common words: \`starters\` finds "starter", \`the\` finds nothing.
+- The last word also matches as a prefix while you type: \`cryp\` finds "cryptography" (from ${MIN_AUTO_PREFIX}
+  characters; a trailing space ends the word).
+- When nothing matches and a word appears in no episode, the query is retried allowing one typo in each such word
+  of 4 or more letters: \`cryptograhpy\` finds "cryptography".
+- A query made only of exclusions (\`-oven\`) has nothing to subtract from, so its words are searched as ordinary
+  words.
+- \`:\`, \`~\`, \`^\` and other punctuation separate words: \`3:30\` searches for "3" and "30".
+- Only the first ${MAX_TERMS} distinct words are used, and at most ${MAX_PREFIXES} of them as \`prefix*\`.
+
+/ask takes a question in plain language. Question words and filler ("which episode talks about ...") are dropped,
+operators are not interpreted, and episodes are ranked by their best-matching transcript passages (windows of
+about 30–60 seconds). A word that appears in no episode gets the same typo-tolerant retry, and the last word is
+also tried as a prefix.
+
+### Snippets and timestamps
+
+\`snippet\` is one or two sentences (at most about ${SNIPPET_MAX_LENGTH} characters; \`…\` marks a cut) from the
+result's best-matching transcript passage, or from its description when no passage matches. Matched words are
+wrapped in guillemets: \`«hydration»\`. The marks are plain characters (U+00AB and U+00BB), safe in JSON and in
+HTML once escaped as usual; any « or » in the source text appears as \`"\`, so a guillemet is always a mark. To
+highlight, escape the snippet, then replace \`«\` and \`»\` with your own markup.
+
+\`start\` (seconds) and \`timestamp\` (HH:MM:SS) tell where the snippet's sentence begins, and \`url\` opens the
+episode there (\`?t=SECONDS\`). A snippet taken from the description has no \`start\` or \`timestamp\`.
+`;

@@ -1,0 +1,61 @@
+/**
+ * Transcript passages: windows of consecutive cues. The passage, not the whole episode, is what the index
+ * ranks, so every hit knows where in the episode it is (the result's `start` and `?t=`), and a long episode
+ * does not win a query just by being long (test/search/relevance.test.ts compares both choices).
+ */
+import type { Cue } from '../../content/srt.ts';
+import type { Passage } from '../../schemas/search-passages.ts';
+
+export interface PassageWindow {
+  /** A passage closes at the first sentence end after this many seconds... */
+  minSeconds: number;
+  /** ...and at the latest after this many, mid-sentence if need be. */
+  maxSeconds: number;
+}
+
+/**
+ * 30–60 s is about 80–160 spoken words: long enough for a topic to show up more than once (BM25 needs some
+ * term frequency to work with), short enough that the timestamp lands on the moment it is discussed.
+ */
+export const PASSAGE_WINDOW: PassageWindow = { minSeconds: 30, maxSeconds: 60 };
+
+const SENTENCE_END = /[.!?…]["'’”)\]]*$/;
+
+export function buildPassages(
+  episodes: Array<{ id: number; cues: Cue[] | null }>,
+  window: PassageWindow = PASSAGE_WINDOW,
+): Passage[] {
+  const passages: Passage[] = [];
+  for (const episode of [...episodes].sort((a, b) => a.id - b.id)) {
+    const cues = (episode.cues ?? []).filter((c) => c.text.trim() !== '');
+    const own: Passage[] = [];
+    let current: Cue[] = [];
+    const close = () => {
+      if (!current.length) return;
+      own.push(toPassage(episode.id, current));
+      current = [];
+    };
+    for (const cue of cues) {
+      current.push(cue);
+      const length = cue.end - current[0]!.start;
+      if (length >= window.maxSeconds || (length >= window.minSeconds && SENTENCE_END.test(cue.text.trim()))) close();
+    }
+    // A short tail (the sign-off) joins the passage before it rather than standing alone.
+    if (current.length && own.length && current.at(-1)!.end - current[0]!.start < window.minSeconds / 2) {
+      const last = own.pop()!;
+      current = [...last.cues.map(([start, text], k) => ({ start, end: k + 1 < last.cues.length ? last.cues[k + 1]![0] : last.end, text })), ...current];
+    }
+    close();
+    passages.push(...own);
+  }
+  return passages;
+}
+
+function toPassage(episode: number, cues: Cue[]): Passage {
+  return {
+    episode,
+    start: cues[0]!.start,
+    end: cues.at(-1)!.end,
+    cues: cues.map((c) => [c.start, c.text] as [number, string]),
+  };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import lunr from 'lunr';
+import { buildPassages, PASSAGE_WINDOW } from './passages.ts';
+import { buildLunrIndex } from './lunr-index.ts';
+import { buildSearchIndexJson } from './artifacts.ts';
+import { SearchIndexSchema } from '../../schemas/search.ts';
+import type { Cue } from '../../content/srt.ts';
+import type { LoadedEpisode } from '../../content/load.ts';
+
+/** Cues of `seconds` each, every `sentenceEvery`-th one ending a sentence. */
+function cues(count: number, seconds: number, sentenceEvery: number): Cue[] {
+  return Array.from({ length: count }, (_, i) => ({
+    start: i * seconds,
+    end: i * seconds + seconds - 0.1,
+    text: `words of cue ${i}${(i + 1) % sentenceEvery === 0 ? '.' : ','}`,
+  }));
+}
+
+describe('buildPassages', () => {
+  it('closes a passage at the first sentence end after 30 s, and at 60 s at the latest', () => {
+    const passages = buildPassages([{ id: 1, cues: cues(100, 4, 5) }]);
+    for (const p of passages.slice(0, -1)) {
+      const length = p.end - p.start;
+      expect(length).toBeGreaterThanOrEqual(PASSAGE_WINDOW.minSeconds);
+      expect(length).toBeLessThan(PASSAGE_WINDOW.maxSeconds + 4);
+      expect(p.cues.at(-1)![1].endsWith('.')).toBe(true);
+    }
+  });
+
+  it('cuts mid-sentence when no sentence ends within 60 s', () => {
+    const passages = buildPassages([{ id: 1, cues: cues(60, 5, 1000) }]);
+    expect(passages.length).toBeGreaterThan(1);
+    for (const p of passages.slice(0, -1)) expect(p.end - p.start).toBeGreaterThanOrEqual(PASSAGE_WINDOW.maxSeconds - 0.1);
+  });
+
+  it('keeps every cue once, in order, and never mixes episodes', () => {
+    const input = [
+      { id: 2, cues: cues(40, 3, 4) },
+      { id: 1, cues: cues(33, 4, 3) },
+      { id: 3, cues: null },
+    ];
+    const passages = buildPassages(input);
+    expect([...new Set(passages.map((p) => p.episode))]).toEqual([1, 2]);
+    for (const { id, cues: own } of input) {
+      const flat = passages.filter((p) => p.episode === id).flatMap((p) => p.cues);
+      expect(flat).toEqual((own ?? []).map((c) => [c.start, c.text]));
+    }
+  });
+
+  it('joins a short tail to the passage before it', () => {
+    // 36 s of cues ending a sentence, then a 4 s sign-off.
+    const passages = buildPassages([{ id: 1, cues: [...cues(9, 4, 9), { start: 36, end: 40, text: 'Bye.' }] }]);
+    expect(passages).toHaveLength(1);
+    expect(passages[0]!.end).toBe(40);
+  });
+});
+
+describe('buildLunrIndex', () => {
+  const episodes = [
+    { id: 1, title: 'Sourdough', desc: 'Bread.', topics: ['baking'], guests: ['Ines'], chapters: [{ title: 'Starters' }] },
+    { id: 2, title: 'Tides', desc: 'The sea.', topics: ['ocean'], guests: ['Fiona'], chapters: [] },
+  ];
+  const passages = buildPassages([
+    { id: 1, cues: [{ start: 0, end: 40, text: 'Sourdough starters need flour and water every day.' }] },
+    { id: 2, cues: [{ start: 0, end: 40, text: 'The moon pulls the sea twice a day.' }] },
+  ]);
+
+  it('holds episode documents (ref e<id>) and passages (ref = index in passages.json)', async () => {
+    const index = await buildLunrIndex(episodes, passages, 'en');
+    expect(index.search('ines').map((r) => r.ref)).toEqual(['e1']);
+    expect(index.search('moon').map((r) => r.ref)).toEqual(['1']);
+    expect(passages[1]!.episode).toBe(2);
+  });
+
+  it('survives serialization and loading, as offline apps use it', async () => {
+    const index = lunr.Index.load(JSON.parse(JSON.stringify(await buildLunrIndex(episodes, passages, 'en'))));
+    expect(index.search('starter').map((r) => r.ref).sort()).toEqual(['0', 'e1']);
+  });
+
+  it('normalizes field lengths over the documents that have the field, so titles are not crushed', async () => {
+    const boosts = { title: 1, topics: 1, guests: 1, chapters: 1, description: 1, text: 1 };
+    // As in a real show, passages far outnumber episodes; Lunr's own average would count them as empty titles.
+    const many = buildPassages([
+      { id: 1, cues: [{ start: 0, end: 40, text: 'Sourdough starters need flour and water every day.' }] },
+      { id: 2, cues: Array.from({ length: 40 }, (_, i) => ({ start: i * 40, end: i * 40 + 39, text: `The moon pulls the sea, part ${i}.` })) },
+    ]);
+    const index = await buildLunrIndex(episodes, many, 'en', boosts);
+    const titleHit = index.query((q) => q.term('sourdough', { fields: ['title'] }))[0]!;
+    const textHit = index.query((q) => q.term('sourdough', { fields: ['text'] }))[0]!;
+    // A one-word title holding the word is at least as strong as a nine-word passage holding it once.
+    expect(titleHit.score).toBeGreaterThanOrEqual(textHit.score);
+  });
+});
+
+describe('buildSearchIndexJson', () => {
+  it('maps every episode id to its title, description and transcript, per the contract', () => {
+    const episodes = [
+      { id: 2, title: 'Two', desc: 'Second.', cues: [{ start: 0, end: 1, text: 'Hello' }, { start: 1, end: 2, text: 'there.' }] },
+      { id: 1, title: 'One', cues: null },
+    ] as unknown as LoadedEpisode[];
+    const json = buildSearchIndexJson(episodes);
+    expect(SearchIndexSchema.parse(json)).toEqual({ '1': 'One', '2': 'Two\n\nSecond.\n\nHello there.' });
+    expect(Object.keys(json)).toEqual(['1', '2']);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The engine in-process, over made-up episodes (exact control of ties, operators, languages) and over the
+ * sample podcast (paging invariants, hostile input). No server: these are unit tests of the ranking.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SearchResultSchema } from '../../src/schemas/search.ts';
+import { searchEpisodes, askEpisodes } from '../../functions/search/service.ts';
+import { timestamp, withTime, type SearchEngine } from '../../functions/search/engine.ts';
+import { languageKey } from '../../functions/search/language.ts';
+import { memoryStore, contentFiles, sampleContent, syntheticEngine } from './helpers.ts';
+
+describe('ranking rules (made-up episodes)', () => {
+  let engine: SearchEngine;
+  beforeAll(async () => {
+    engine = await syntheticEngine([
+      { id: 1, title: 'Bread at home', desc: 'A baker on bread.', cues: [[0, 'We bake bread.'], [40, 'The oven must be hot.'], [90, 'Bread again, bread always.']] },
+      { id: 2, title: 'Bread in history', desc: 'Romans and their bread.', cues: [[0, 'Roman bread was flat.'], [35, 'No oven was needed.']] },
+      { id: 3, title: 'Bread for beginners', desc: 'Bread without an oven: a skillet is enough.', cues: [[0, 'Flatbread in a pan.'], [50, 'Cheap and quick bread.']] },
+      { id: 4, title: 'Tides', desc: 'The moon and the sea.', cues: [[0, 'Two high tides a day.'], [45, 'Cryptography has nothing to do with tides.']] },
+      { id: 5, title: 'Chess openings', desc: 'The Sicilian Defence, explained without a transcript.' },
+      // Five identical episodes: equal scores, so only the id can order them.
+      ...[10, 11, 12, 13, 14].map((id) => ({ id, title: `Twin ${id}`, cues: [[0, 'Identical twin text about kelp.']] as Array<[number, string]> })),
+    ]);
+  });
+
+  const ids = (r: { hits: Array<{ id: number }> }) => r.hits.map((h) => h.id);
+
+  it('orders equal scores by id, ascending', () => {
+    const r = engine.search('kelp');
+    expect(ids(r)).toEqual([10, 11, 12, 13, 14]);
+    expect(new Set(r.hits.map((h) => h.score)).size).toBe(1);
+  });
+
+  it('-word excludes episodes that contain the word anywhere, not just in the matching passage', () => {
+    // Episode 1 says "oven" in its second passage, 2 in its second, 3 only in its description.
+    expect(ids(engine.search('bread -oven'))).toEqual([]);
+    expect(ids(engine.search('bread -skillet')).sort()).toEqual([1, 2]);
+  });
+
+  it('+word requires the word somewhere in the episode', () => {
+    expect(ids(engine.search('+skillet bread'))).toEqual([3]);
+    expect(ids(engine.search('bread +romans'))).toEqual([2]);
+  });
+
+  it('a bare -word is read as the word, not as "everything without it"', () => {
+    expect(ids(engine.search('-skillet'))).toEqual([3]);
+  });
+
+  it('finds by prefix, by the last word while typing, and with one typo when nothing else matches', () => {
+    expect(ids(engine.search('crypt*'))).toEqual([4]);
+    expect(ids(engine.search('cryp'))).toEqual([4]);
+    expect(engine.search('cryp ').hits).toEqual([]);
+    const typo = engine.search('cryptograhpy');
+    expect(typo.fuzzy).toBe(true);
+    expect(ids(typo)).toEqual([4]);
+  });
+
+  it('does not fall back to typo matching when the words exist and the operators rule everything out', () => {
+    const r = engine.search('bread -oven');
+    expect(r.fuzzy).toBe(false);
+    expect(r.hits).toEqual([]);
+  });
+
+  it('gives each result the passage start, HH:MM:SS and a url at that moment', () => {
+    const r = engine.result(engine.search('oven hot').hits[0]!);
+    expect(r).toMatchObject({ id: 1, start: 40, timestamp: '00:00:40', url: 'https://podcast.example/episodes/1/?t=40' });
+    // The short best sentence gets the next one for context.
+    expect(r.snippet).toBe('The «oven» must be «hot». Bread again, bread always.');
+    expect(SearchResultSchema.parse(r)).toEqual(r);
+  });
+
+  it('uses the description, without a timestamp, for an episode without a transcript', () => {
+    const r = engine.result(engine.search('sicilian').hits[0]!);
+    expect(r.id).toBe(5);
+    expect(r.snippet).toBe('The «Sicilian» Defence, explained without a transcript.');
+    expect(r.start).toBeUndefined();
+    expect(r.timestamp).toBeUndefined();
+    expect(r.url).toBe('https://podcast.example/episodes/5/');
+    expect(r.transcript).toBeNull();
+  });
+
+  it('ranks a question by its content words', () => {
+    expect(ids(engine.ask('which episode talks about the moon and the tides?'))[0]).toBe(4);
+    expect(engine.ask('which episode is it?').hits).toEqual([]);
+  });
+});
+
+describe('timestamps and urls', () => {
+  it('formats seconds as HH:MM:SS with hours always present', () => {
+    expect(timestamp(0)).toBe('00:00:00');
+    expect(timestamp(59.9)).toBe('00:00:59');
+    expect(timestamp(3725)).toBe('01:02:05');
+    expect(timestamp(100 * 3600)).toBe('100:00:00');
+  });
+
+  it('adds ?t=SECONDS and keeps other parameters', () => {
+    expect(withTime('https://x.example/episodes/a/', 83.9)).toBe('https://x.example/episodes/a/?t=83');
+    expect(withTime('https://x.example/e?lang=en', 5)).toBe('https://x.example/e?lang=en&t=5');
+  });
+});
+
+describe('language packs', () => {
+  it('maps language tags to lunr-languages packs, English when there is none', () => {
+    expect(languageKey('en')).toBe('en');
+    expect(languageKey('en-GB')).toBe('en');
+    expect(languageKey('pt-BR')).toBe('pt');
+    expect(languageKey('de')).toBe('de');
+    expect(languageKey('nb')).toBe('no');
+    expect(languageKey('ja')).toBe('en');
+    expect(languageKey('xx')).toBe('en');
+    expect(languageKey(undefined)).toBe('en');
+  });
+
+  it('indexes a German show with German stemming and stop words, and loads it back', async () => {
+    const engine = await syntheticEngine(
+      [
+        { id: 1, title: 'Brot backen', cues: [[0, 'Die Brote gehen über Nacht im Kühlschrank.']] },
+        { id: 2, title: 'Gezeiten', cues: [[0, 'Der Mond und das Meer.']] },
+      ],
+      'de',
+    );
+    expect(engine.analyzer.language).toBe('de');
+    // German stemming: "Brot" finds "Brote"; English stemming would not.
+    expect(engine.search('Brot').hits.map((h) => h.id)).toEqual([1]);
+    // German stop words: "und" and "das" are not in the index.
+    expect(engine.search('und das').hits).toEqual([]);
+    expect(engine.result(engine.search('Kühlschrank').hits[0]!).snippet).toBe('Die Brote gehen über Nacht im «Kühlschrank».');
+  });
+});
+
+describe('the sample podcast through the service functions the MCP tools call', () => {
+  let store: ReturnType<typeof memoryStore>;
+  beforeAll(async () => {
+    store = memoryStore(await contentFiles(sampleContent()));
+  });
+
+  it('pages are disjoint and their union is the full ranking, for every page size', async () => {
+    const query = 'the episode about water and time';
+    const full = await searchEpisodes(store, { query, limit: 50, offset: 0 });
+    expect(full.total).toBeGreaterThan(5);
+    expect(full.results).toHaveLength(full.total);
+    for (let limit = 1; limit <= 7; limit++) {
+      const seen: number[] = [];
+      for (let offset = 0; offset < full.total + limit; offset += limit) {
+        const page = await searchEpisodes(store, { query, limit, offset });
+        expect(page.total).toBe(full.total);
+        expect(page.results.length).toBe(Math.max(0, Math.min(limit, full.total - offset)));
+        seen.push(...page.results.map((r) => r.id));
+      }
+      expect(seen).toEqual(full.results.map((r) => r.id));
+    }
+    const scores = full.results.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('answers every hostile query without throwing, with valid results', async () => {
+    const hostile = ['3:30', 'x~', 'x^', '-', '-x', '"', '*', '+', '~', '^', ':', 'title:bread', 'bread~2', 'bread^10', '+-*~^:"',
+      'a'.repeat(5000), 'bread '.repeat(1000), '🍞🔥', 'sourdough 🍞', 'bread\u0000oven', '\u0000', '\\', '(', ')', '[]', '{}',
+      '\ud800', 'ＳＯＵＲＤＯＵＧＨ', 'x'.repeat(24), 'abcdefghijklmnopqrstuvwxyz'.repeat(4), '<script>alert(1)</script>', "'; DROP TABLE episodes; --"];
+    for (const query of hostile) {
+      const s = await searchEpisodes(store, { query, limit: 10, offset: 0 });
+      const a = await askEpisodes(store, { query, limit: 10 });
+      for (const r of [...s.results, ...a.results]) expect(SearchResultSchema.safeParse(r).success, query).toBe(true);
+    }
+  });
+
+  it('folds full-width letters and ligatures in the query', async () => {
+    const r = await searchEpisodes(store, { query: 'ＳＯＵＲＤＯＵＧＨ', limit: 1, offset: 0 });
+    expect(r.results[0]?.id).toBe(1);
+  });
+
+  it('does not return every episode for a bare -x', async () => {
+    const all = (await searchEpisodes(store, { query: 'x', limit: 50, offset: 0 })).results.map((r) => r.id);
+    const bare = (await searchEpisodes(store, { query: '-x', limit: 50, offset: 0 })).results.map((r) => r.id);
+    expect(bare).toEqual(all);
+    expect(bare.length).toBeLessThan(sampleContent().episodes.length);
+  });
+});
