@@ -73,7 +73,8 @@ does not change the limit.
 ## Search results
 
 Each result has the contract's fields (\`id, title, url, score, date, season, duration, audio, transcript, snippet\`)
-plus \`start\` (seconds) and \`timestamp\` (HH:MM:SS): where the best-matching passage begins. \`url\` opens the
+plus \`start\` (seconds) and \`timestamp\` (HH:MM:SS): where the snippet's sentence begins
+in the best-matching passage. \`url\` opens the
 episode page at that moment (\`?t=SECONDS\`). \`score\` is relative: compare scores within one response only.
 Results are ordered by score, ties by id; paging with \`offset\`/\`limit\` gives disjoint pages.
 
