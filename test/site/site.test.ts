@@ -1,0 +1,416 @@
+/**
+ * The listener website in Debian's Chromium, against the real built server: home → episode, chapters and
+ * transcript timestamps seek the player, `?t=` opens the moment, search as you type (API and in-browser
+ * fallback), the 404 page, metadata on every page, axe-core scans (light and dark) and a screenshot of each
+ * page (test-output/screenshots/, for review).
+ *
+ * The sample MP3s are short excerpts (about 30 s) of episodes whose transcripts run 13+ minutes, so a seek past
+ * the end of the file clamps to its duration: expectations use min(t, duration).
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { AxeBuilder } from '@axe-core/playwright';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+const SCREENSHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+interface ServiceEpisode {
+  id: number;
+  season: number;
+  title: string;
+  date?: string;
+  url: string;
+  transcript: string | null;
+  hasSrt?: boolean;
+  chapters?: Array<{ start: string; title: string }>;
+}
+
+let server: RunningServer;
+let browser: Browser;
+let episodes: ServiceEpisode[];
+let showTitle: string;
+/** An episode with a transcript and at least two chapters, and its page path. */
+let episode: ServiceEpisode;
+let episodePath: string;
+/** A word that occurs in this episode's transcript and in no other episode. */
+let word: string;
+
+const path = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
+beforeAll(async () => {
+  server = await startServer({ distDir: inject('distDir'), env: { RATE_LIMIT_MAX: '100000' } });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+
+  const service = (await (await fetch(`${server.url}/service.json`)).json()) as { show: { title: string }; episodes: ServiceEpisode[] };
+  episodes = service.episodes;
+  showTitle = service.show.title;
+  episode = episodes.find((e) => e.transcript && (e.chapters?.length ?? 0) >= 2)!;
+  expect(episode, 'the sample podcast has an episode with a transcript and chapters').toBeDefined();
+  episodePath = new URL(episode.url).pathname;
+
+  const index = (await (await fetch(`${server.url}/search-index.json`)).json()) as Record<string, string>;
+  const srt = await (await fetch(`${server.url}${new URL(episode.transcript!).pathname}`)).text();
+  const others = Object.entries(index).filter(([id]) => Number(id) !== episode.id).map(([, text]) => text.toLowerCase());
+  const candidates = srt
+    .split(/\n/)
+    .filter((line) => line && !/-->|^\d+$/.test(line))
+    .flatMap((line) => line.replace(/^\p{Lu}\p{L}*:\s/u, '').split(/[^\p{L}]+/u))
+    .filter((w) => /^\p{Ll}{8,}$/u.test(w));
+  // Distinctive: no other episode has any word starting with its first 6 letters (so no stem or prefix overlap).
+  word = candidates.find((w) => others.every((text) => !new RegExp(`(^|[^\\p{L}])${w.slice(0, 6)}`, 'u').test(text)))!;
+  expect(word, 'a word unique to one transcript').toBeDefined();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * A fresh page that records script errors and CSP violations: the pages must run under the server's strict
+ * policy (script-src 'self' plus hashes), so any violation fails the test that caused it.
+ */
+async function open(options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; reducedMotion?: 'reduce' | 'no-preference' } = {}) {
+  const context: BrowserContext = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
+  });
+  return { page, problems, close: () => context.close() };
+}
+
+const audioState = (page: Page) =>
+  page.evaluate(() => {
+    const a = document.querySelector<HTMLAudioElement>('audio[data-player]')!;
+    return { currentTime: a.currentTime, duration: a.duration, readyState: a.readyState };
+  });
+
+const waitForMetadata = (page: Page) =>
+  page.waitForFunction(() => (document.querySelector<HTMLAudioElement>('audio[data-player]')?.readyState ?? 0) >= 1);
+
+/** Waits until the player is at `t` (or at the end of the file when t is past it), allowing for playback since. */
+const waitForTime = (page: Page, t: number) =>
+  page.waitForFunction((t) => {
+    const a = document.querySelector<HTMLAudioElement>('audio[data-player]')!;
+    if (a.readyState < 1 || a.seeking) return false;
+    const expected = Math.min(t, a.duration);
+    return a.currentTime >= expected - 0.3 && a.currentTime <= expected + 4;
+  }, t);
+
+const jsonLd = async (page: Page) =>
+  Promise.all((await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as unknown));
+
+async function checkHead(page: Page) {
+  expect(await page.title()).toContain(showTitle);
+  expect(await page.locator('meta[name="description"]').getAttribute('content')).toBeTruthy();
+  expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBeTruthy();
+  expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toMatch(/^https?:\/\/.+\/artwork\.png$/);
+  expect(await page.locator('link[rel="alternate"][type="application/rss+xml"]').getAttribute('href')).toMatch(/\/rss\.xml$/);
+  expect(await page.locator('main').count()).toBe(1);
+  // Structured data that parses and names the show as a PodcastSeries (PodcastEpisode pages refer to it too).
+  expect(JSON.stringify(await jsonLd(page))).toContain('"@type":"PodcastSeries"');
+}
+
+describe('home page', () => {
+  it('shows the show, subscribe links, the latest episode and every episode newest first, and leads to an episode', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.goto(`${server.url}/`);
+      await checkHead(page);
+      expect(await page.locator('h1').textContent()).toBe(showTitle);
+      const ld = (await jsonLd(page)).flat() as Array<Record<string, unknown>>;
+      const series = ld.find((d) => d['@type'] === 'PodcastSeries')!;
+      expect(series.name).toBe(showTitle);
+      expect(series.webFeed).toMatch(/\/rss\.xml$/);
+
+      // Subscribe: RSS first, then the platforms.
+      const subscribe = page.getByRole('list', { name: 'Subscribe' });
+      await expect.poll(() => subscribe.getByRole('link').first().textContent()).toContain('RSS');
+      expect(await subscribe.getByRole('link', { name: 'Spotify' }).count()).toBe(1);
+
+      // The list: every episode, newest first.
+      const items = page.locator('[data-episode-list] > li');
+      expect(await items.count()).toBe(episodes.length);
+      const titles = await page.locator('[data-episode-list] h3').allTextContents();
+      const newest = [...episodes].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || b.id - a.id);
+      expect(titles.map((t) => t.trim())).toEqual(newest.map((e) => e.title));
+      // The latest episode has a player.
+      expect(await page.locator('section.latest audio').getAttribute('src')).toMatch(/\.mp3$/);
+
+      // Season filter: only that season's episodes, and the choice in the address.
+      const seasons = [...new Set(episodes.map((e) => e.season))];
+      if (seasons.length > 1) {
+        await page.locator('[data-season-filter] label').filter({ hasText: /1$/ }).click();
+        await page.waitForURL(/\?season=1$/);
+        const visible = await page.locator('[data-episode-list] > li:visible').count();
+        expect(visible).toBe(episodes.filter((e) => e.season === 1).length);
+        await page.locator('[data-season-filter] label').filter({ hasText: 'All' }).click();
+        expect(await page.locator('[data-episode-list] > li:visible').count()).toBe(episodes.length);
+      }
+
+      await page.getByRole('link', { name: episode.title, exact: true }).first().click();
+      await page.waitForURL(`**${episodePath}`);
+      expect(await page.locator('h1').textContent()).toBe(episode.title);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('episode page', () => {
+  it('has the episode metadata, JSON-LD, chapters and the transcript in the HTML itself', async () => {
+    const html = await (await fetch(`${server.url}${episodePath}`)).text();
+    // Readable without JavaScript: the transcript's text and timestamps are in the document.
+    expect(html).toContain(word);
+    expect(html).toMatch(/class="ts" href="\?t=\d+#t-\d+"/);
+    const { page, problems, close } = await open();
+    try {
+      await page.goto(`${server.url}${episodePath}`);
+      await checkHead(page);
+      const ld = (await jsonLd(page)) as Array<Record<string, unknown>>;
+      const ep = ld.find((d) => d['@type'] === 'PodcastEpisode')!;
+      expect(ep.name).toBe(episode.title);
+      expect(ep.episodeNumber).toBe(episode.id);
+      expect((ep.partOfSeason as { seasonNumber: number }).seasonNumber).toBe(episode.season);
+      expect(await page.locator('[data-chapters] a').count()).toBe(episode.chapters!.length);
+      expect(await page.locator('[data-transcript] .transcript__p').count()).toBeGreaterThan(10);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('seeks the player when a chapter or a transcript timestamp is clicked, or a timestamp is activated by keyboard', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.goto(`${server.url}${episodePath}`);
+      await waitForMetadata(page);
+      expect((await audioState(page)).currentTime).toBe(0);
+
+      // A chapter after the first.
+      const chapter = page.locator('[data-chapters] a').nth(1);
+      const chapterAt = Number(await chapter.getAttribute('data-seek'));
+      expect(chapterAt).toBeGreaterThan(0);
+      await chapter.click();
+      await waitForTime(page, chapterAt);
+      expect((await audioState(page)).currentTime).toBeGreaterThan(0);
+      await page.waitForURL(new RegExp(`\\?t=${Math.floor(chapterAt)}$`));
+
+      // The first transcript timestamp: back to the start.
+      const starts = await page.locator('[data-transcript] [data-start]').evaluateAll((ps) => ps.map((p) => Number((p as HTMLElement).dataset.start)));
+      const paragraphs = page.locator('[data-transcript] [data-start]');
+      await paragraphs.nth(0).locator('a.ts').click();
+      await waitForTime(page, starts[0]!);
+      expect(await paragraphs.nth(0).getAttribute('class')).toContain('is-target');
+      await page.waitForURL(new RegExp(`\\?t=${Math.floor(starts[0]!)}$`));
+
+      // Keyboard: focus the next timestamp and press Enter.
+      await paragraphs.nth(1).locator('a.ts').focus();
+      await page.keyboard.press('Enter');
+      await waitForTime(page, starts[1]!);
+      expect((await audioState(page)).currentTime).toBeGreaterThan(starts[0]! + 1);
+      expect(await paragraphs.nth(1).getAttribute('class')).toContain('is-target');
+      expect(await paragraphs.nth(0).getAttribute('class')).not.toContain('is-target');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('opens ?t= with the player at that moment and the passage highlighted and scrolled into view', async () => {
+    const { page, problems, close } = await open({ reducedMotion: 'reduce' });
+    try {
+      // A moment deep in the transcript, in the middle of a paragraph.
+      await page.goto(`${server.url}${episodePath}`);
+      const starts = await page.locator('[data-transcript] [data-start]').evaluateAll((ps) => ps.map((p) => Number((p as HTMLElement).dataset.start)));
+      const k = Math.floor(starts.length * 0.6);
+      const t = Math.floor(starts[k]!) + 2;
+      expect(t).toBeLessThan(Math.floor(starts[k + 1]!));
+
+      await page.goto(`${server.url}${episodePath}?t=${t}`);
+      const target = page.locator('[data-transcript] .is-target');
+      await target.waitFor();
+      expect(await page.locator('[data-transcript] .is-target').count()).toBe(1);
+      expect(Number(await target.getAttribute('data-start'))).toBe(starts[k]);
+      await expect.poll(() => target.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      })).toBe(true);
+      await waitForTime(page, t);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('search page', () => {
+  it('finds a word from one transcript as you type, keeps the query in the address, and opens the moment', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.goto(`${server.url}/search/`);
+      await checkHead(page);
+      const apiAnswered = page.waitForResponse((r) => r.url().includes('/api/search?') && r.status() === 200);
+      await page.getByRole('searchbox', { name: 'Search for' }).pressSequentially(word, { delay: 20 });
+      await apiAnswered;
+      const first = page.locator('[data-results] > li').first();
+      await first.waitFor();
+      await page.waitForURL(new RegExp(`\\?q=${word}$`));
+      expect((await first.locator('h2').textContent())?.trim()).toBe(episode.title);
+      expect((await first.locator('mark').first().textContent())?.toLowerCase()).toContain(word.slice(0, 6));
+      expect(await page.locator('[data-search-status]').textContent()).toMatch(/1 episode matches/);
+
+      const moment = first.locator('a.moment');
+      const href = (await moment.getAttribute('href'))!;
+      expect(href).toMatch(new RegExp(`^${episodePath}\\?t=\\d+$`));
+      const t = Number(new URL(href, server.url).searchParams.get('t'));
+      await moment.click();
+      await page.waitForURL(`**${episodePath}?t=${t}`);
+      const target = page.locator('[data-transcript] .is-target');
+      await target.waitFor();
+      // The highlighted passage contains the moment, and the word is said there or in the passage right after.
+      const [start, end] = (await target.evaluate((el) => [Number((el as HTMLElement).dataset.start), Number((el as HTMLElement).dataset.end)])) as [number, number];
+      expect(Math.floor(start)).toBeLessThanOrEqual(t);
+      expect(t).toBeLessThanOrEqual(end);
+      const nearby = await target.evaluate((el) => `${el.textContent} ${el.nextElementSibling?.textContent ?? ''}`);
+      expect(nearby.toLowerCase()).toContain(word.slice(0, 6));
+      await waitForTime(page, t);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('runs a shared ?q= address on arrival', async () => {
+    const { page, close } = await open();
+    try {
+      await page.goto(`${server.url}/search/?q=${encodeURIComponent(word)}`);
+      await page.locator('[data-results] > li').first().waitFor();
+      expect(await page.getByRole('searchbox', { name: 'Search for' }).inputValue()).toBe(word);
+    } finally {
+      await close();
+    }
+  });
+
+  it('falls back to the published Lunr index in the browser when /api/search cannot be reached, with the same answer', async () => {
+    const api = (await (await fetch(`${server.url}/api/search?q=${encodeURIComponent(word)}&limit=20`)).json()) as {
+      total: number;
+      results: Array<{ id: number; title: string; url: string; snippet?: string }>;
+    };
+    const { page, problems, close } = await open();
+    try {
+      let blocked = 0;
+      await page.route('**/api/search**', (route) => {
+        blocked++;
+        return route.abort('connectionrefused');
+      });
+      const indexLoaded = page.waitForResponse((r) => r.url().endsWith('/search/lunr-index.json') && r.ok());
+      await page.goto(`${server.url}/search/`);
+      await page.getByRole('searchbox', { name: 'Search for' }).fill(word);
+      await indexLoaded;
+      const first = page.locator('[data-results] > li').first();
+      await first.waitFor();
+      expect(blocked).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('[data-search-status]').textContent()).toMatch(/searched in your browser/);
+      expect(await page.locator('[data-results] > li').count()).toBe(api.total);
+      expect((await first.locator('h2').textContent())?.trim()).toBe(api.results[0]!.title);
+      expect(await first.locator('a.moment').getAttribute('href')).toBe(path(api.results[0]!.url));
+      expect(await first.locator('.snippet').textContent()).toBe(api.results[0]!.snippet!.replace(/[«»]/g, ''));
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('404, sitemap and robots.txt', () => {
+  it('answers an unknown page with the friendly 404 page, linking home and to search', async () => {
+    const res = await fetch(`${server.url}/no/such/page`, { headers: { Accept: 'text/html' } });
+    expect(res.status).toBe(404);
+    const { page, close } = await open();
+    try {
+      const response = await page.goto(`${server.url}/no/such/page`);
+      expect(response?.status()).toBe(404);
+      await checkHead(page);
+      expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+      await expect.poll(() => page.locator('main').getByRole('link', { name: /home page/i }).count()).toBe(1);
+      await page.locator('main').getByRole('searchbox').fill(word);
+      await page.locator('main').getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/\/search\/\?q=/);
+      await page.locator('[data-results] > li').first().waitFor();
+    } finally {
+      await close();
+    }
+  });
+
+  it('publishes a sitemap of every page and a robots.txt that points at it', async () => {
+    const res = await fetch(`${server.url}/sitemap.xml`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/xml/);
+    const xml = await res.text();
+    for (const e of episodes) expect(xml).toContain(`<loc>${e.url}</loc>`);
+    expect(xml).toMatch(/<loc>[^<]+\/search\/<\/loc>/);
+    const robots = await (await fetch(`${server.url}/robots.txt`)).text();
+    expect(robots).toMatch(/^User-agent: \*$/m);
+    expect(robots).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
+  });
+});
+
+describe('accessibility, small screens and screenshots', () => {
+  const pages = () => [
+    { name: 'home', path: '/' },
+    { name: 'episode', path: `${episodePath}?t=60` },
+    { name: 'search', path: `/search/?q=${encodeURIComponent(word)}`, ready: '[data-results] > li' },
+    { name: '404', path: '/no/such/page' },
+  ];
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`axe finds no serious or critical violations (${colorScheme})`, async () => {
+      for (const { name, path, ready } of pages()) {
+        const { page, problems, close } = await open({ colorScheme });
+        try {
+          await page.goto(`${server.url}${path}`);
+          if (ready) await page.locator(ready).first().waitFor();
+          const results = await new AxeBuilder({ page }).analyze();
+          const serious = results.violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => `${name}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+          expect(serious).toEqual([]);
+          await page.screenshot({ path: resolve(SCREENSHOTS, `${name}-desktop-${colorScheme}.png`), fullPage: true });
+          expect(problems).toEqual([]);
+        } finally {
+          await close();
+        }
+      }
+    }, 120_000);
+  }
+
+  it('fits a 320 px wide screen without horizontal scrolling', async () => {
+    for (const { name, path, ready } of pages()) {
+      const { page, close } = await open({ width: 320, height: 640 });
+      try {
+        await page.goto(`${server.url}${path}`);
+        if (ready) await page.locator(ready).first().waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: resolve(SCREENSHOTS, `${name}-mobile.png`), fullPage: false });
+      } finally {
+        await close();
+      }
+    }
+  }, 120_000);
+});
