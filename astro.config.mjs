@@ -7,6 +7,7 @@ import node from '@astrojs/node';
 // this copy only feeds Astro's own absolute URLs (canonical links, sitemap).
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { precompress } from './src/integration/precompress.ts';
 
 const show = parse(readFileSync(new URL('./content/podcast.yaml', import.meta.url), 'utf8'));
 const site = (process.env.SITE_URL || show.siteUrl || 'http://localhost:4321').replace(/\/+$/, '');
@@ -21,4 +22,6 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   server: { host: process.env.HOST || 'localhost', port: Number(process.env.PORT) || 4321 },
   devToolbar: { enabled: false },
+  // Writes .br/.gz beside each text file of the build, served from memory by src/server.
+  integrations: [precompress()],
 });

@@ -1,18 +1,31 @@
 /**
  * The request pipeline every request goes through, static documents included, composed in a fixed order:
  *
- *   errors → security headers → CORS → rate limit → bearer auth → API route | static file | page fallback | 404
+ *   access log → errors → security headers → CORS → rate limit → bearer auth → [extra middleware]
+ *     → API route | prebuilt file | page fallback (Astro) | 404
  *
  * Web-standard only (Request in, Response out), so any host can mount it: src/server for Node, or an adapter.
+ * Middleware that only adds response headers (rate limit, CORS, security) puts them in ctx.headers; they are
+ * merged into whatever answers, without overriding a header the answer set itself.
  */
-import { ApiError, apiErrorResponse, errorResponse } from './errors.ts';
+import { errorResponse } from './errors.ts';
 import { Router } from './router.ts';
 import { apiRoutes } from './routes.ts';
 import type { DataStore } from './data.ts';
-import type { Handler, Logger, RequestContext, Route, ServiceEnv } from './types.ts';
+import type { Handler, Logger, Middleware, RequestContext, Route, ServiceEnv } from './types.ts';
+import { accessLog } from './middleware/access-log.ts';
+import { errorBoundary } from './middleware/error-boundary.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import { cors } from './middleware/cors.ts';
+import { DEFAULT_RATE_LIMIT, rateLimit } from './middleware/rate-limit.ts';
+import { resolveClientIp } from './middleware/client-ip.ts';
+import { MemoryRateLimitStore } from './ratelimit/memory.ts';
+import type { RateLimitStore } from './ratelimit/store.ts';
+import { bearerAuth } from './oauth/bearer.ts';
+import { MemoryResponse } from './memory-response.ts';
+import { PendingHeaders } from './middleware/pending-headers.ts';
 
-export type Next = () => Promise<Response>;
-export type Middleware = (request: Request, ctx: RequestContext, next: Next) => Promise<Response>;
+export type { Middleware, Next } from './types.ts';
 
 export interface AppOptions {
   env: ServiceEnv;
@@ -22,13 +35,19 @@ export interface AppOptions {
   serveStatic?: (request: Request, ctx: RequestContext) => Promise<Response | undefined> | Response | undefined;
   /** Renders what is a page but was not prebuilt (Astro's handler); undefined when it has nothing either. */
   fallback?: (request: Request, ctx: RequestContext) => Promise<Response | undefined>;
+  /** The friendly HTML 404 page for a browser (Accept: text/html); undefined to answer the JSON envelope. */
+  notFoundPage?: (request: Request, ctx: RequestContext) => Response | undefined;
   /** Extra middleware, run in order after the built-in ones and before dispatch. */
   middleware?: Middleware[];
   routes?: Route[];
+  /** The contract's limit (60 per minute) and an in-memory store unless told otherwise. */
+  rateLimit?: { store?: RateLimitStore; max?: number; windowMs?: number };
 }
 
 export interface PlatformInfo {
+  /** The socket's remote address; TRUST_PROXY decides whether forwarded headers override it. */
   clientIp: string;
+  /** Aborted when the client goes away (or the server shuts down). */
   signal?: AbortSignal;
 }
 
@@ -39,8 +58,22 @@ export interface App {
 
 export function createApp(options: AppOptions): App {
   const router = new Router(options.routes ?? apiRoutes);
-  const chain: Middleware[] = [errorBoundary(options.log), ...(options.middleware ?? [])];
-  const dispatch = createDispatcher(router, options);
+  const chain: Middleware[] = [
+    accessLog(),
+    errorBoundary(),
+    securityHeaders(),
+    cors(),
+    rateLimit({
+      store: options.rateLimit?.store ?? new MemoryRateLimitStore(),
+      max: options.rateLimit?.max ?? DEFAULT_RATE_LIMIT.max,
+      windowMs: options.rateLimit?.windowMs ?? DEFAULT_RATE_LIMIT.windowMs,
+    }),
+    // Optional bearer token (functions/oauth/bearer.ts): after the rate limit, so a flood of bad tokens is
+    // throttled like anything else, and before any handler, so ctx.auth is set when it runs.
+    bearerAuth(),
+    ...(options.middleware ?? []),
+  ];
+  const dispatch = createDispatcher(options);
 
   const run = (request: Request, ctx: RequestContext, index: number): Promise<Response> => {
     const mw = chain[index];
@@ -48,52 +81,62 @@ export function createApp(options: AppOptions): App {
     return mw(request, ctx, () => run(request, ctx, index + 1));
   };
 
+  const { env, data, log } = options;
   return {
     router,
     async fetch(request, platform) {
-      const ctx: RequestContext = {
-        url: new URL(request.url),
-        clientIp: platform.clientIp,
-        env: options.env,
-        data: options.data,
-        log: options.log,
-        signal: platform.signal ?? request.signal,
-        headers: new Headers(),
-      };
-      const response = await run(request, ctx, 0);
-      return withHeaders(response, ctx.headers);
+      let ctx: RequestContext | undefined;
+      try {
+        const url = new URL(request.url);
+        ctx = {
+          url,
+          clientIp: resolveClientIp(request.headers, platform.clientIp, env.trustProxy),
+          peerIp: platform.clientIp,
+          env,
+          data,
+          log,
+          signal: platform.signal ?? request.signal,
+          headers: new PendingHeaders(),
+          route: router.match(url.pathname),
+        };
+        const response = await run(request, ctx, 0);
+        return withHeaders(response, ctx.headers);
+      } catch (err) {
+        // Only reachable if the pipeline itself failed (the error boundary catches handlers): never hang or crash.
+        log.error('pipeline failure', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        const response = errorResponse('internal_error');
+        return ctx ? withHeaders(response, ctx.headers) : response;
+      }
     },
   };
 }
 
 /** Adds the headers middleware collected (rate limit, CORS, security) without losing the handler's own. */
 export function withHeaders(response: Response, extra: Headers): Response {
-  let headers: Headers | undefined;
+  if (response instanceof MemoryResponse) {
+    response.addMissing(extra);
+    return response;
+  }
+  let target = response;
   extra.forEach((value, key) => {
-    if (response.headers.has(key)) return;
-    headers ??= new Headers(response.headers);
-    headers.set(key, value);
-  });
-  if (!headers) return response;
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-function errorBoundary(log: Logger): Middleware {
-  return async (request, ctx, next) => {
+    if (target.headers.has(key)) return;
     try {
-      return await next();
-    } catch (err) {
-      if (err instanceof ApiError) return apiErrorResponse(err);
-      log.error('unhandled error', { path: ctx.url.pathname, method: request.method, error: String((err as Error)?.stack ?? err) });
-      return errorResponse('internal_error');
+      target.headers.set(key, value);
+    } catch {
+      // Immutable headers (Response.redirect, a fetch() result): copy once, then go on.
+      const copy = new Response(target.body, { status: target.status, statusText: target.statusText, headers: target.headers });
+      copy.headers.set(key, value);
+      target = copy;
     }
-  };
+  });
+  return target;
 }
 
-function createDispatcher(router: Router, options: AppOptions) {
+function createDispatcher(options: AppOptions) {
   return async (request: Request, ctx: RequestContext): Promise<Response> => {
-    const route = router.match(ctx.url.pathname);
+    const route = ctx.route;
     if (route) {
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: Router.allow(route) } });
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       const handler = (route.methods as Record<string, Handler | undefined>)[method];
       if (!handler) {
@@ -105,12 +148,16 @@ function createDispatcher(router: Router, options: AppOptions) {
         });
       }
       const response = await handler(request, ctx);
-      return request.method === 'HEAD' ? new Response(null, response) : response;
+      if (request.method !== 'HEAD') return response;
+      void response.body?.cancel().catch(() => {});
+      return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
     }
     const file = await options.serveStatic?.(request, ctx);
     if (file) return file;
     const page = await options.fallback?.(request, ctx);
     if (page) return page;
+    const html = options.notFoundPage?.(request, ctx);
+    if (html) return html;
     return errorResponse('not_found', {
       message: `Nothing exists at ${ctx.url.pathname}.`,
       hint: `See ${ctx.url.origin}/docs.md for the service's addresses.`,

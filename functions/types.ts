@@ -36,7 +36,15 @@ export interface RequestContext {
   auth?: { sub: string; scope: string; client_id: string };
   /** Response headers that middleware adds to whatever the handler answers (rate limit, CORS, ...). */
   headers: Headers;
+  /** The API route whose path matched, found once before the middleware runs (CORS and dispatch both need it). */
+  route?: Route;
+  /** The socket's address, before TRUST_PROXY was applied (for logs). */
+  peerIp?: string;
 }
+
+export type Next = () => Promise<Response>;
+/** One step of the pipeline: answers itself, or calls next() and may adjust what comes back. */
+export type Middleware = (request: Request, ctx: RequestContext, next: Next) => Promise<Response>;
 
 export type Handler = (request: Request, ctx: RequestContext) => Response | Promise<Response>;
 

@@ -1,76 +1,228 @@
 /**
  * `npm start`: one Node process serving the built site and the API through the pipeline in functions/.
- * Builds first when there is no build output.
+ * Builds first when there is no build output. `npm start -- --help` lists the settings.
+ *
+ * The host's own work is small and done once: read the build output into memory (static-store.ts), connect the
+ * rate-limit store, load Astro's handler if the build has pages rendered at run time, compose the pipeline
+ * (functions/app.ts). Per request it only converts between node:http and Request/Response (node-http.ts).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { createApp } from '../../functions/app.ts';
 import { DataStore } from '../../functions/data.ts';
-import { ENV_HELP, readConfig } from './config.ts';
-import { createLogger } from './log.ts';
-import { loadStaticStore, type StaticFile } from './static-store.ts';
+import { errorResponse } from '../../functions/errors.ts';
+import { createStaticResponder } from '../../functions/static.ts';
+import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
+import { RedisRateLimitStore } from '../../functions/ratelimit/redis.ts';
+import type { RateLimitStore } from '../../functions/ratelimit/store.ts';
+import type { Route } from '../../functions/types.ts';
+import { ENV_HELP, readConfig, type ServerConfig } from './config.ts';
+import { createLogger, type ServerLogger } from './log.ts';
+import { loadStaticStore } from './static-store.ts';
+import { loadAstroFallback } from './astro-bridge.ts';
+import { BadRequestError, toRequest, writeResponse } from './node-http.ts';
 
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log(`Usage: npm start [-- --help]\n\nServes the built podcast site and its API.\n\n${ENV_HELP}`);
-  process.exit(0);
+export interface ServiceOptions {
+  config?: ServerConfig;
+  log?: ServerLogger;
+  /** The API routes (default: functions/routes.ts). */
+  routes?: Route[];
 }
 
-const config = readConfig();
-const log = createLogger(config.logLevel);
-const clientDir = resolve(config.distDir, 'client');
-
-if (!existsSync(join(clientDir, 'episodes.json'))) {
-  log.info('no build output found; building first', { dir: clientDir });
-  const result = spawnSync(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build'], { stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+export interface Service {
+  server: Server;
+  url: string;
+  config: ServerConfig;
+  log: ServerLogger;
+  /** Stops accepting, lets requests in flight finish (at most config.shutdownTimeoutMs), closes Redis. */
+  shutdown(reason?: string): Promise<void>;
 }
 
-const files = loadStaticStore(clientDir);
-const lookup = (pathname: string): StaticFile | undefined =>
-  files.get(pathname) ?? files.get(`${pathname.replace(/\/$/, '')}/index.html`);
+export async function startService(options: ServiceOptions = {}): Promise<Service> {
+  const config = options.config ?? readConfig();
+  const log = options.log ?? createLogger(config.logLevel);
+  const clientDir = resolve(config.distDir, 'client');
 
-const data = new DataStore(async (path) => {
-  const file = files.get(path);
-  return file ? new Response(file.body, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
-});
-
-const app = createApp({
-  env: config,
-  data,
-  log,
-  serveStatic: (request, ctx) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    const file = lookup(decodeURIComponent(ctx.url.pathname));
-    if (!file) return undefined;
-    return new Response(request.method === 'HEAD' ? null : file.body, {
-      headers: { 'Content-Type': file.type, ETag: file.etag, 'Last-Modified': file.lastModified },
+  if (!existsSync(join(clientDir, 'episodes.json'))) {
+    log.info('no build output found; building first', { dir: clientDir });
+    log.flush();
+    const result = spawnSync(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build'], {
+      stdio: 'inherit',
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_OUT_DIR: resolve(config.distDir) },
     });
-  },
-});
+    if (result.status !== 0) throw new Error(`the build failed (exit code ${result.status})`);
+  }
 
-const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-  const controller = new AbortController();
-  res.on('close', () => controller.abort());
-  const host = req.headers.host ?? `${config.host}:${config.port}`;
-  const method = req.method ?? 'GET';
-  const request = new Request(`http://${host}${req.url ?? '/'}`, {
-    method,
-    headers: req.headers as Record<string, string>,
-    body: method === 'GET' || method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream),
-    duplex: 'half',
-    signal: controller.signal,
-  } as RequestInit);
-  const response = await app.fetch(request, { clientIp: req.socket.remoteAddress ?? 'unknown', signal: controller.signal });
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) return res.end();
-  Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
-});
+  const store = loadStaticStore(clientDir);
+  const data = new DataStore(async (path) => {
+    const file = store.get(path);
+    return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
+  });
 
-server.listen(config.port, config.host, () => {
+  let limiter: RateLimitStore;
+  if (config.redisUrl) {
+    const redis = new RedisRateLimitStore({ url: config.redisUrl, log });
+    // Start counting in Redis from the first request if it is there; do not wait long if it is not.
+    await redis.ready(2_000);
+    limiter = redis;
+  } else {
+    limiter = new MemoryRateLimitStore();
+  }
+
+  const fallback = await loadAstroFallback(resolve(config.distDir)).catch((err: Error) => {
+    log.warn('Astro server handler could not be loaded; pages not prerendered will answer 404', { error: err.message });
+    return undefined;
+  });
+
+  const serveStatic = createStaticResponder(store);
+  const app = createApp({
+    env: config,
+    data,
+    log,
+    routes: options.routes,
+    serveStatic,
+    fallback,
+    notFoundPage: (request) => serveStatic.notFoundPage(request),
+    rateLimit: { store: limiter, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+  });
+
+  const inFlight = new Set<AbortController>();
+  /** Requests whose answer the pipeline has not produced yet, with when they started. */
+  const waiting = new Map<ServerResponse, { at: number; controller: AbortController; req: IncomingMessage }>();
+  let shuttingDown = false;
+  const fallbackHost = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const controller = new AbortController();
+    inFlight.add(controller);
+    waiting.set(res, { at: performance.now(), controller, req });
+    res.once('close', () => {
+      inFlight.delete(controller);
+      waiting.delete(res);
+      if (!res.writableFinished) controller.abort();
+      if (shuttingDown) server.closeIdleConnections();
+    });
+    let response: Response;
+    try {
+      const request = toRequest(req, { fallbackHost, trustProxy: config.trustProxy });
+      response = await app.fetch(request, { clientIp: req.socket.remoteAddress ?? '', signal: controller.signal });
+    } catch (err) {
+      // Only a request too malformed to become a Request gets here: the pipeline itself never throws.
+      if (err instanceof BadRequestError) {
+        response = errorResponse('invalid_path', { message: 'The request target is not valid.', hint: 'Send an origin-form path, e.g. GET /episodes.json.' });
+      } else {
+        log.error('request could not be handled', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        response = errorResponse('internal_error');
+      }
+      response.headers.set('X-Content-Type-Options', 'nosniff');
+      log.info('request', { method: req.method, path: null, status: response.status, duration_ms: 0, ip: req.socket.remoteAddress });
+    }
+    if (!waiting.delete(res) || res.headersSent) {
+      // The deadline below answered already; this late answer has nowhere to go.
+      void response.body?.cancel().catch(() => {});
+      return;
+    }
+    // While shutting down, no connection is kept for another request.
+    await writeResponse(req, res, response, { close: shuttingDown });
+  };
+
+  // A handler that never answers must not leave its client waiting forever: past the deadline the client gets
+  // a 503 envelope and the handler's signal is aborted. (Streams are not cut: the deadline is for the answer to
+  // start, not to end.)
+  const sweep = setInterval(() => {
+    const now = performance.now();
+    for (const [res, entry] of waiting) {
+      if (now - entry.at < config.responseTimeoutMs) continue;
+      waiting.delete(res);
+      entry.controller.abort();
+      log.error('no answer within the deadline', { method: entry.req.method, path: entry.req.url?.split('?')[0], timeout_ms: config.responseTimeoutMs });
+      const late = errorResponse('unavailable', {
+        message: 'The service did not finish answering in time.',
+        hint: 'Try again in a moment.',
+        headers: { 'Retry-After': '1', 'X-Content-Type-Options': 'nosniff' },
+      });
+      if (!res.headersSent) void writeResponse(entry.req, res, late, { close: true });
+    }
+  }, Math.max(10, Math.min(1_000, config.responseTimeoutMs / 4)));
+  sweep.unref();
+
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => void handle(req, res));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    // Unparseable HTTP (bad request line, oversized headers): a plain 400, and the connection is closed.
+    if (socket.writable && !socket.writableEnded) {
+      socket.end(`HTTP/1.1 ${err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    } else socket.destroy();
+  });
+
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(config.port, config.host, () => {
+      server.off('error', fail);
+      done();
+    });
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info('listening', { url: `http://${config.host}:${port}/` });
-});
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`;
+  log.info('listening', { url, files: store.files.size, rateLimit: `${config.rateLimitMax}/${config.rateLimitWindowMs}ms`, store: config.redisUrl ? 'redis' : 'memory', astroFallback: Boolean(fallback) });
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (reason = 'shutdown') => {
+    stopping ??= (async () => {
+      shuttingDown = true;
+      log.info('shutting down', { reason, inFlight: inFlight.size });
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => {
+        log.warn('requests still in flight at the shutdown deadline; closing them', { inFlight: inFlight.size });
+        for (const controller of inFlight) controller.abort();
+        server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(force);
+      clearInterval(sweep);
+      await limiter.close?.();
+      log.info('stopped', { reason });
+      log.flush();
+    })();
+    return stopping;
+  };
+
+  return { server, url, config, log, shutdown };
+}
+
+/** Runs the service until SIGTERM or SIGINT; a second signal exits at once. */
+export async function main(options: ServiceOptions = {}): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(`Usage: npm start [-- --help]\n\nServes the built podcast site and its API on one port.\n\n${ENV_HELP}`);
+    return;
+  }
+  let service: Service;
+  try {
+    service = await startService(options);
+  } catch (err) {
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'could not start', error: (err as Error).message }));
+    process.exit(1);
+  }
+  const { log } = service;
+  // A failure outside any request (a timer in a handler, a dropped promise) is logged; the process goes on
+  // serving rather than dropping every other request with it.
+  process.on('unhandledRejection', (reason) => log.error('unhandled rejection', { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
+  process.on('uncaughtException', (err) => log.error('uncaught exception', { error: err.stack ?? err.message }));
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (++signals > 1) {
+      log.warn('second signal: exiting now', { signal });
+      log.flush();
+      process.exit(1);
+    }
+    void service.shutdown(signal).then(() => process.exit(0));
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

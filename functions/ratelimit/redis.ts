@@ -1,0 +1,165 @@
+/**
+ * The shared store: every process pointed at the same Redis counts against one budget per client. One Lua script
+ * per request increments the window's counter and sets its expiry in one atomic step, so concurrent processes
+ * never lose a count and a crash between the two commands cannot leave a counter without an expiry.
+ *
+ * Redis is a dependency the service must survive losing: while it is unreachable (not connected, an error, or no
+ * answer within timeoutMs), requests are counted in this process instead (MemoryRateLimitStore), the service keeps
+ * answering, the outage is logged once, and Redis is used again as soon as the client reconnects. Commands are
+ * never queued while disconnected, so a dead Redis adds no latency.
+ */
+import { createClient } from 'redis';
+import type { Logger } from '../types.ts';
+import { MemoryRateLimitStore } from './memory.ts';
+import type { RateLimitHit, RateLimitStore } from './store.ts';
+
+/** KEYS[1] counter; ARGV[1] window in ms. Returns { count, ms until the window ends }. */
+export const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`;
+
+export interface RedisStoreOptions {
+  url: string;
+  log: Logger;
+  /** A command slower than this counts as an outage for that request (default 250 ms). */
+  timeoutMs?: number;
+  /** Key prefix, so the service can share a Redis with others (default "ratelimit:"). */
+  prefix?: string;
+}
+
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #client: ReturnType<typeof createClient>;
+  readonly #fallback = new MemoryRateLimitStore();
+  readonly #log: Logger;
+  readonly #timeoutMs: number;
+  readonly #prefix: string;
+  readonly #where: string;
+  #sha: string | undefined;
+  /** True while requests are being counted locally; flips back on the next success. */
+  #degraded = false;
+  #everReady = false;
+  #closing = false;
+
+  constructor(options: RedisStoreOptions) {
+    this.#log = options.log;
+    this.#timeoutMs = options.timeoutMs ?? 250;
+    this.#prefix = options.prefix ?? 'ratelimit:';
+    this.#where = redactUrl(options.url);
+    this.#client = createClient({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: 2_000,
+        // Keep trying forever, quickly at first, at most every 2 s: recovery must not need a restart.
+        reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000),
+      },
+    });
+    this.#client.on('error', (err: Error) => this.#down(err));
+    this.#client.on('ready', () => {
+      this.#sha = undefined;
+      this.#log.info(this.#everReady ? 'rate limit store reconnected' : 'rate limit store connected', { store: 'redis', redis: this.#where });
+      this.#everReady = true;
+      this.#degraded = false;
+    });
+    this.#client.connect().catch((err: Error) => {
+      if (!this.#closing) this.#down(err);
+    });
+  }
+
+  /** Resolves true once connected, or false after timeoutMs (the service starts anyway, counting locally). */
+  ready(timeoutMs: number): Promise<boolean> {
+    if (this.#client.isReady) return Promise.resolve(true);
+    return new Promise((done) => {
+      const timer = setTimeout(() => {
+        this.#client.off('ready', onReady);
+        done(false);
+      }, timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        done(true);
+      };
+      this.#client.once('ready', onReady);
+    });
+  }
+
+  hit(key: string, windowMs: number, now: number): RateLimitHit | Promise<RateLimitHit> {
+    if (!this.#client.isReady) {
+      this.#down();
+      return this.#fallback.hit(key, windowMs, now);
+    }
+    return this.#remoteHit(key, windowMs, now).catch((err: Error) => {
+      this.#down(err);
+      return this.#fallback.hit(key, windowMs, now);
+    });
+  }
+
+  async #remoteHit(key: string, windowMs: number, now: number): Promise<RateLimitHit> {
+    const options = { keys: [this.#prefix + key], arguments: [String(windowMs)] };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    });
+    try {
+      const run = async (): Promise<unknown> => {
+        if (this.#sha) {
+          try {
+            return await this.#client.evalSha(this.#sha, options);
+          } catch (err) {
+            if (!String((err as Error)?.message).includes('NOSCRIPT')) throw err;
+          }
+        }
+        this.#sha = await this.#client.scriptLoad(HIT_SCRIPT);
+        return this.#client.evalSha(this.#sha, options);
+      };
+      const reply = (await Promise.race([run(), timeout])) as [number, number];
+      const count = Number(reply[0]);
+      const ttl = Number(reply[1]);
+      if (!Number.isFinite(count) || !Number.isFinite(ttl)) throw new Error('unexpected reply from the rate-limit script');
+      if (this.#degraded) {
+        this.#degraded = false;
+        this.#log.info('rate limit store recovered', { store: 'redis', redis: this.#where });
+      }
+      return { count, resetAt: now + Math.max(0, ttl) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #down(err?: Error): void {
+    if (this.#degraded || this.#closing) return;
+    this.#degraded = true;
+    this.#log.warn('rate limit store unavailable; counting in this process until Redis is back', {
+      store: 'redis',
+      redis: this.#where,
+      error: err ? err.message || String(err) : 'not connected',
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    if (this.#client.isReady) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((done) => (timer = setTimeout(done, 1_000)));
+      await Promise.race([this.#client.close().catch(() => {}), late]);
+      clearTimeout(timer);
+    }
+    if (this.#client.isOpen) this.#client.destroy();
+  }
+}
+
+/** The URL without its password, for logs. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'redis';
+  }
+}

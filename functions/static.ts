@@ -1,0 +1,281 @@
+/**
+ * Answers prebuilt files from memory, Web-standard. Everything that can be worked out once (bytes, precompressed
+ * variants, ETags, content types, cache policy) was worked out when the files were loaded; per request this only
+ * picks a representation and builds the Response:
+ *
+ * - conditional requests: If-None-Match (any variant's ETag; weak comparison) or If-Modified-Since → 304;
+ * - content negotiation: br or gzip when the client accepts it and a smaller variant exists (Vary: Accept-Encoding);
+ * - byte ranges on the identity bytes (players seek in MP3s): 206, or 416 when the range is outside the file;
+ * - GET and HEAD only (OPTIONS: 204 with Allow; anything else: 405 with Allow).
+ *
+ * Paths are decoded once and checked by safePath before any lookup: no `..` or `.` segment, backslash, NUL or
+ * control character, however it was encoded, can reach the file map.
+ */
+import { errorResponse } from './errors.ts';
+import { MemoryResponse, type HeaderPairs } from './memory-response.ts';
+import type { RequestContext } from './types.ts';
+
+export type Encoding = 'br' | 'gzip';
+
+export interface StaticVariant {
+  bytes: Uint8Array;
+  /** The same bytes as a Blob, made once: the body stream, if anyone asks for one, is made from it. */
+  blob: Blob;
+  etag: string;
+  encoding?: Encoding;
+}
+
+export interface StaticAsset {
+  /** URL path, e.g. /rss.xml */
+  path: string;
+  type: string;
+  cacheControl: string;
+  lastModified: string;
+  /** Last-Modified in whole seconds since the epoch (HTTP dates have no finer resolution). */
+  mtimeSec: number;
+  identity: StaticVariant;
+  br?: StaticVariant;
+  gzip?: StaticVariant;
+  /** Content-Security-Policy for HTML documents (inline scripts allowed by hash). */
+  csp?: string;
+  /** Media a player seeks in: Accept-Ranges is advertised (ranges are honoured on every file). */
+  seekable?: boolean;
+}
+
+export interface StaticFiles {
+  /** The asset at an exact, already decoded and checked path. */
+  get(path: string): StaticAsset | undefined;
+}
+
+export const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
+
+const BUILTIN_404 = new TextEncoder().encode(
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>Page not found</title></head><body><main><h1>Page not found</h1><p>There is nothing at this address.</p>' +
+    '<p><a href="/">Go to the home page</a></p></main></body></html>',
+);
+
+/**
+ * The decoded path if it is safe to look up, else null: it must start with "/", decode cleanly, and contain no
+ * NUL, control character or backslash, and no "." or ".." segment.
+ */
+export function safePath(raw: string): string | null {
+  if (!raw.startsWith('/')) return null;
+  let path = raw;
+  if (raw.includes('%')) {
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(path)) return null;
+  if (/(^|\/)\.{1,2}(\/|$)/.test(path)) return null;
+  return path;
+}
+
+/** The asset a URL path names: the file itself, or the directory's index.html. */
+export function lookup(files: StaticFiles, path: string): StaticAsset | undefined {
+  const asset = files.get(path);
+  if (asset) return asset;
+  return path.endsWith('/') ? files.get(`${path}index.html`) : files.get(`${path}/index.html`);
+}
+
+/** Cache policy per kind of file. */
+export function cacheControlFor(path: string, type: string): string {
+  // Astro fingerprints these file names: a new build gets new names.
+  if (path.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  // Pages and the 404 page: always revalidate (cheap with the ETag), so a deploy shows at once.
+  if (type.startsWith('text/html')) return 'public, max-age=0, must-revalidate';
+  // Episode audio and artwork change rarely, and are large.
+  if (/^(audio|video|image|font)\//.test(type)) return 'public, max-age=86400';
+  // Documents (feed, JSON, llms.txt, transcripts) change with each build: a short freshness, then revalidate.
+  return 'public, max-age=300';
+}
+
+/** Text formats worth compressing. */
+export function isCompressible(type: string): boolean {
+  return /^text\/|^application\/(json|javascript|xml|rss\+xml|atom\+xml|ld\+json|linkset\+json|manifest\+json|x-subrip)|\+json|\+xml|^image\/svg\+xml/.test(type);
+}
+
+export interface StaticResponder {
+  (request: Request, ctx: RequestContext): Response | undefined;
+  /** The HTML 404 page (the build's 404.html, else a minimal one) for a GET/HEAD asking for text/html; else undefined. */
+  notFoundPage(request: Request): Response | undefined;
+}
+
+export function createStaticResponder(files: StaticFiles): StaticResponder {
+  const respond = (request: Request, ctx: RequestContext): Response | undefined => {
+    const path = safePath(ctx.url.pathname);
+    if (path === null) {
+      return errorResponse('invalid_path', {
+        message: 'The request path is not allowed.',
+        hint: 'Paths may not contain "." or ".." segments, backslashes or control characters, encoded or not.',
+      });
+    }
+    const asset = lookup(files, path);
+    if (!asset) return undefined;
+    const method = request.method;
+    if (method === 'GET' || method === 'HEAD') return serve(request, asset, 200);
+    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: STATIC_ALLOW } });
+    return errorResponse('method_not_allowed', {
+      message: `${method} is not supported on ${ctx.url.pathname}: it is a prebuilt document.`,
+      hint: `Use one of: ${STATIC_ALLOW}.`,
+      headers: { Allow: STATIC_ALLOW },
+    });
+  };
+  const notFoundPage = (request: Request): Response | undefined => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    if (!request.headers.get('accept')?.includes('text/html')) return undefined;
+    const page = files.get('/404.html');
+    if (page) return serve(request, page, 404);
+    // A build without a 404 page still answers a browser in HTML.
+    const head = request.method === 'HEAD';
+    return new MemoryResponse(head ? null : BUILTIN_404, null, {
+      status: 404,
+      headers: [
+        ['Content-Type', 'text/html; charset=utf-8'],
+        ['Content-Length', String(BUILTIN_404.byteLength)],
+        ['Cache-Control', 'no-store'],
+      ],
+    });
+  };
+  return Object.assign(respond, { notFoundPage });
+}
+
+function serve(request: Request, asset: StaticAsset, status: 200 | 404): Response {
+  const headers = request.headers;
+  const compressible = asset.br !== undefined || asset.gzip !== undefined;
+  if (status === 200) {
+    const inm = headers.get('if-none-match');
+    if (inm !== null ? etagMatches(inm, asset) : notModifiedSince(headers.get('if-modified-since'), asset)) {
+      const variant = compressible ? negotiate(headers.get('accept-encoding'), asset) : asset.identity;
+      return new MemoryResponse(null, null, { status: 304, headers: baseHeaders(asset, variant, compressible) });
+    }
+    const range = headers.get('range');
+    if (range !== null && request.method === 'GET') {
+      const partial = rangeResponse(range, headers.get('if-range'), asset, compressible);
+      if (partial) return partial;
+    }
+  }
+  const variant = compressible ? negotiate(headers.get('accept-encoding'), asset) : asset.identity;
+  // The 404 page stands for "nothing here", which may change at any moment: never cached, no validators.
+  const out: HeaderPairs =
+    status === 404
+      ? [['Cache-Control', 'no-store'], ...(compressible ? [['Vary', 'Accept-Encoding'] as [string, string]] : [])]
+      : baseHeaders(asset, variant, compressible);
+  out.push(['Content-Type', asset.type], ['Content-Length', String(variant.bytes.byteLength)]);
+  if (variant.encoding) out.push(['Content-Encoding', variant.encoding]);
+  if (asset.csp) out.push(['Content-Security-Policy', asset.csp]);
+  const head = request.method === 'HEAD';
+  return new MemoryResponse(head ? null : variant.bytes, head ? null : variant.blob, { status, headers: out });
+}
+
+function baseHeaders(asset: StaticAsset, variant: StaticVariant, compressible: boolean): HeaderPairs {
+  const out: HeaderPairs = [
+    ['ETag', variant.etag],
+    ['Last-Modified', asset.lastModified],
+    ['Cache-Control', asset.cacheControl],
+  ];
+  // Ranges work on every file; they are advertised where clients look for them (players seeking in media).
+  if (asset.seekable) out.push(['Accept-Ranges', 'bytes']);
+  if (compressible) out.push(['Vary', 'Accept-Encoding']);
+  return out;
+}
+
+/** If-None-Match, weak comparison (RFC 9110 §13.1.2): a list of tags, or "*". */
+function etagMatches(header: string, asset: StaticAsset): boolean {
+  if (header.trim() === '*') return true;
+  for (const raw of header.split(',')) {
+    const tag = raw.trim().replace(/^W\//, '');
+    if (tag === asset.identity.etag || tag === asset.br?.etag || tag === asset.gzip?.etag) return true;
+  }
+  return false;
+}
+
+function notModifiedSince(header: string | null, asset: StaticAsset): boolean {
+  if (!header) return false;
+  const since = Date.parse(header);
+  return Number.isFinite(since) && asset.mtimeSec * 1000 <= since;
+}
+
+/** Accept-Encoding strings repeat (every browser sends the same few): remember the answer per string. */
+const preferenceCache = new Map<string, Encoding[]>();
+
+/** The best representation the client accepts: br, then gzip, then identity at equal quality. */
+function negotiate(header: string | null, asset: StaticAsset): StaticVariant {
+  if (!header) return asset.identity;
+  let order = preferenceCache.get(header);
+  if (!order) {
+    order = encodingPreference(header);
+    if (preferenceCache.size >= 256) preferenceCache.clear();
+    preferenceCache.set(header, order);
+  }
+  for (const encoding of order) {
+    const variant = asset[encoding];
+    if (variant) return variant;
+  }
+  return asset.identity;
+}
+
+/** The accepted encodings among br and gzip, best first. */
+export function encodingPreference(header: string): Encoding[] {
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let weight = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p);
+      if (m) weight = Number(m[1]);
+    }
+    if (Number.isFinite(weight)) q.set(name, weight);
+  }
+  const star = q.get('*');
+  const weightOf = (name: string) => q.get(name) ?? star ?? 0;
+  // Stable sort: at equal quality br stays ahead of gzip (smaller).
+  return (['br', 'gzip'] as const).filter((e) => weightOf(e) > 0).sort((a, b) => weightOf(b) - weightOf(a));
+}
+
+/** A 206 or 416 for a single byte range; undefined to answer the whole file (multiple or unusable ranges). */
+function rangeResponse(header: string, ifRange: string | null, asset: StaticAsset, compressible: boolean): Response | undefined {
+  if (ifRange !== null) {
+    const fresh = ifRange.startsWith('"') || ifRange.startsWith('W/')
+      ? ifRange === asset.identity.etag
+      : Date.parse(ifRange) === asset.mtimeSec * 1000;
+    if (!fresh) return undefined;
+  }
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  const size = asset.identity.bytes.byteLength;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return unsatisfiable(size);
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+    if (m[2] !== '' && Number(m[2]) < start) return undefined;
+    if (start >= size) return unsatisfiable(size);
+  }
+  const bytes = asset.identity.bytes.subarray(start, end + 1);
+  const out = baseHeaders(asset, asset.identity, compressible);
+  out.push(
+    ['Content-Type', asset.type],
+    ['Content-Length', String(bytes.byteLength)],
+    ['Content-Range', `bytes ${start}-${end}/${size}`],
+  );
+  return new MemoryResponse(bytes, null, { status: 206, headers: out });
+}
+
+function unsatisfiable(size: number): Response {
+  return errorResponse('range_not_satisfiable', {
+    message: `The requested range is outside the file (${size} bytes).`,
+    hint: `Ask for bytes between 0 and ${size - 1}, e.g. Range: bytes=0-1023.`,
+    headers: { 'Content-Range': `bytes */${size}` },
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Between node:http and the Web-standard pipeline: an IncomingMessage becomes a Request, a Response is written
+ * back to the ServerResponse (directly from memory when the bytes are known, else streamed with backpressure).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { MemoryResponse } from '../../functions/memory-response.ts';
+
+/** A Host header we are willing to put into a URL: a name or address and an optional port. */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
+
+export class BadRequestError extends Error {}
+
+export interface RequestOptions {
+  /** Used when the Host header is missing or malformed. */
+  fallbackHost: string;
+  /** Honour X-Forwarded-Proto (only behind a trusted proxy). */
+  trustProxy: number;
+}
+
+/**
+ * The Web Request for an incoming message. No AbortSignal is attached (undici makes that costly); the pipeline
+ * gets the host's signal as ctx.signal instead.
+ */
+export function toRequest(req: IncomingMessage, options: RequestOptions): Request {
+  const target = req.url ?? '/';
+  let path: string;
+  if (target.startsWith('/')) path = target;
+  else if (/^https?:\/\//i.test(target)) {
+    // Absolute-form (proxies): keep only the path and query; the Host header names the site.
+    const u = URL.parse(target);
+    if (!u) throw new BadRequestError('malformed request target');
+    path = `${u.pathname}${u.search}`;
+  } else throw new BadRequestError('malformed request target');
+  const hostHeader = req.headers.host;
+  const host = hostHeader && hostHeader.length <= 260 && HOST.test(hostHeader) ? hostHeader : options.fallbackHost;
+  let proto = 'http';
+  if (options.trustProxy > 0) {
+    const forwarded = req.headers['x-forwarded-proto'];
+    const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').at(-1)?.trim().toLowerCase();
+    if (last === 'https') proto = 'https';
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const url = `${proto}://${host}${path}`;
+  try {
+    return newRequest(req, url, method, hasBody);
+  } catch (err) {
+    if (err instanceof TypeError) throw new BadRequestError('malformed request target');
+    throw err;
+  }
+}
+
+function newRequest(req: IncomingMessage, url: string, method: string, hasBody: boolean): Request {
+  return new Request(url, {
+    method,
+    headers: req.headers as Record<string, string>,
+    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
+    duplex: hasBody ? 'half' : undefined,
+  } as RequestInit);
+}
+
+/** Writes a Response out; resolves when it is written (or the client went away). Never rejects. */
+export async function writeResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  options: { close?: boolean } = {},
+): Promise<void> {
+  // A prebuilt file: its header list and bytes go out as they are (see functions/memory-response.ts).
+  const direct = response instanceof MemoryResponse ? response.direct() : undefined;
+  const headers: string[] = [];
+  if (direct) for (const [name, value] of direct.headers) headers.push(name, value);
+  else {
+    response.headers.forEach((value, name) => {
+      headers.push(name, value);
+    });
+  }
+  // A body we did not read to the end (a 413, a 405 for a POST) stays in the socket: close the connection
+  // after this response rather than parse the leftover bytes as the next request.
+  const unread = req.method !== 'GET' && req.method !== 'HEAD' && !req.complete;
+  if (unread) req.on('error', () => {});
+  if (unread || options.close) headers.push('Connection', 'close');
+  try {
+    res.writeHead(response.status, response.statusText || undefined, headers);
+  } catch {
+    // An invalid header from a handler: answer a plain 500 rather than crash.
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Internal Server Error');
+    return;
+  }
+  if (direct) {
+    if (direct.bytes && req.method !== 'HEAD') res.end(direct.bytes);
+    else res.end();
+    return;
+  }
+  if (!response.body || req.method === 'HEAD') {
+    void response.body?.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = (response.body as unknown as NodeReadableStream<Uint8Array>).getReader();
+  const onClose = () => void reader.cancel().catch(() => {});
+  res.once('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!res.write(value)) {
+        await new Promise<void>((resume) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resume();
+          };
+          res.on('drain', go);
+          res.on('close', go);
+        });
+      }
+    }
+    res.end();
+  } catch {
+    // The stream failed midway: the status is already sent, so the only honest signal left is a cut connection.
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+  }
+}

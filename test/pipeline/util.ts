@@ -1,0 +1,92 @@
+/** Small clients for the pipeline tests: raw bytes over node:http, raw request lines over node:net, log waits. */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect, createServer } from 'node:net';
+import type { RunningServer } from '../helpers/server.ts';
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A request whose answer is not decompressed or otherwise touched (fetch would decode gzip/br). */
+export function raw(base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...init.headers };
+    if (init.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) {
+      headers['content-length'] = String(Buffer.byteLength(init.body));
+    }
+    const req = httpRequest(`${base}${path}`, { method: init.method ?? 'GET', headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** Sends bytes exactly as given (no client-side path normalisation) and returns the status and the whole answer. */
+export function rawSocket(port: number, text: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('connect', () => socket.write(text));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks).toString('latin1');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(all)?.[1] ?? 0), text: all });
+    });
+  });
+}
+
+export type LogEntry = Record<string, unknown>;
+
+export function logEntries(server: RunningServer): LogEntry[] {
+  return server.logs.filter((l): l is LogEntry => typeof l === 'object' && l !== null);
+}
+
+/**
+ * Resolves with the first log entry (from index `from` on) that matches, checking again whenever the server
+ * writes output; rejects after timeoutMs.
+ */
+export function waitForLog(server: RunningServer, match: (e: LogEntry) => boolean, from = 0, timeoutMs = 15_000): Promise<LogEntry> {
+  const find = () => server.logs.slice(from).find((l): l is LogEntry => typeof l === 'object' && l !== null && match(l));
+  const now = find();
+  if (now) return Promise.resolve(now);
+  const streams = [server.process.stdout!, server.process.stderr!];
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      for (const s of streams) s.off('data', check);
+    };
+    // The helper's line reader was attached first, so by the time this runs the new lines are in server.logs.
+    const check = () =>
+      setImmediate(() => {
+        const hit = find();
+        if (hit) {
+          done();
+          resolve(hit);
+        }
+      });
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no matching log line within ${timeoutMs} ms; last lines:\n${server.logs.slice(-10).map((l) => JSON.stringify(l)).join('\n')}`));
+    }, timeoutMs);
+    for (const s of streams) s.on('data', check);
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
