@@ -7,7 +7,7 @@
  * (functions/app.ts). Per request it only converts between node:http and Request/Response (node-http.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -46,8 +46,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const log = options.log ?? createLogger(config.logLevel);
   const clientDir = resolve(config.distDir, 'client');
 
-  if (!existsSync(join(clientDir, 'episodes.json'))) {
-    log.info('no build output found; building first', { dir: clientDir });
+  const reason = buildReason(clientDir, config);
+  if (reason) {
+    log.info(`${reason}; building first`, { dir: clientDir });
     log.flush();
     const result = spawnSync(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build'], {
       stdio: 'inherit',
@@ -226,3 +227,26 @@ export async function main(options: ServiceOptions = {}): Promise<void> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+
+/**
+ * Why `npm start` must build before serving, or undefined. Besides a missing build, an editor's change to content/
+ * or public/ after the last build is caught for the default build folder, so `npm start` never serves stale episodes.
+ * An explicit DIST_DIR (tests, deployments) is served as it is.
+ */
+function buildReason(clientDir: string, config: ServerConfig): string | undefined {
+  const marker = join(clientDir, 'episodes.json');
+  if (!existsSync(marker)) return 'no build output found';
+  if (config.vars.DIST_DIR) return undefined;
+  const builtAt = statSync(marker).mtimeMs;
+  const newest = (dir: string): number => {
+    if (!existsSync(dir)) return 0;
+    let latest = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+    }
+    return latest;
+  };
+  const contentDir = config.vars.CONTENT_DIR || 'content';
+  return Math.max(newest(resolve(contentDir)), newest(resolve('public'))) > builtAt ? 'content changed since the last build' : undefined;
+}
