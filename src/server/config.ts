@@ -29,6 +29,7 @@ export const ENV_HELP = `Environment:
   RESPONSE_TIMEOUT_MS   a request whose answer has not started by then gets a 503 (default: 30000)
   SIGNING_KEY    Ed25519 private key (JWK JSON or PKCS#8 PEM) for tokens (EdDSA)
   SIGNING_SECRET secret for HS256 tokens when no SIGNING_KEY is set (dev: a key is generated at start)
+  MCP_ALLOWED_ORIGINS  extra browser origins allowed to call /mcp (comma-separated; the site's own and loopback always are)
   TIP_WALLET_ADDRESS, TIP_NETWORK, TIP_URL   tip settings (override content/podcast.yaml at build time)`;
 
 export function readConfig(vars: Record<string, string | undefined> = process.env): ServerConfig {

@@ -23,6 +23,7 @@ import { ENV_HELP, readConfig, type ServerConfig } from './config.ts';
 import { createLogger, type ServerLogger } from './log.ts';
 import { loadStaticStore } from './static-store.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
+import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, toRequest, writeResponse } from './node-http.ts';
 
 export interface ServiceOptions {
@@ -76,6 +77,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const fallback = await loadAstroFallback(resolve(config.distDir)).catch((err: Error) => {
     log.warn('Astro server handler could not be loaded; pages not prerendered will answer 404', { error: err.message });
     return undefined;
+  });
+
+  // Says at start which token key is in use (and warns when it is a temporary one), not at the first token.
+  await prepareSigningKey(config, log).catch(() => {
+    // Already logged with what to fix; token endpoints answer 500 until the key is fixed, reads are unaffected.
   });
 
   const serveStatic = createStaticResponder(store);
