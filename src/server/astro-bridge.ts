@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RequestContext } from '../../functions/types.ts';
+import { ERROR_CODES, errorResponse, type ErrorCode } from '../../functions/errors.ts';
 
 export type NodeHandler = (req: unknown, res: unknown, next?: (err?: unknown) => void) => unknown;
 export type Fallback = (request: Request, ctx: RequestContext) => Promise<Response | undefined>;
@@ -21,7 +22,33 @@ export async function loadAstroFallback(distDir: string): Promise<Fallback | und
   const entry = join(distDir, 'server', 'entry.mjs');
   if (!existsSync(entry)) return undefined;
   const mod = (await import(pathToFileURL(entry).href)) as { handler?: NodeHandler };
-  return typeof mod.handler === 'function' ? astroFallback(mod.handler) : undefined;
+  return typeof mod.handler === 'function' ? withEnvelopeErrors(astroFallback(mod.handler)) : undefined;
+}
+
+/**
+ * Astro also answers for routes of its own that are not pages (/_server-islands/*, its cross-site form check),
+ * with empty or plain-text errors. Every error the service gives is the contract's envelope, so: Astro's 404
+ * means "nothing here" (the pipeline's own 404, JSON or the HTML page for a browser), and any other error
+ * becomes the envelope with the same status.
+ */
+export function withEnvelopeErrors(fallback: Fallback): Fallback {
+  return async (request, ctx) => {
+    const response = await fallback(request, ctx);
+    if (!response || response.status < 400) return response;
+    void response.body?.cancel().catch(() => {});
+    if (response.status === 404) return undefined;
+    const allow = response.headers.get('allow') ?? 'GET, HEAD, OPTIONS';
+    return errorResponse(codeForStatus(response.status), {
+      status: response.status,
+      hint: `See ${ctx.url.origin}/docs.md for the service's addresses.`,
+      headers: response.status === 405 ? { Allow: allow } : undefined,
+    });
+  };
+}
+
+function codeForStatus(status: number): ErrorCode {
+  const known = (Object.keys(ERROR_CODES) as ErrorCode[]).find((code) => ERROR_CODES[code].status === status);
+  return known ?? (status >= 500 ? 'internal_error' : 'invalid_parameter');
 }
 
 export function astroFallback(handler: NodeHandler): Fallback {

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../functions/app.ts';
 import { DataStore } from '../../functions/data.ts';
@@ -24,7 +25,8 @@ import { createLogger, type ServerLogger } from './log.ts';
 import { loadStaticStore } from './static-store.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
-import { BadRequestError, toRequest, writeResponse } from './node-http.ts';
+import { BadRequestError, MethodNotAllowedError, toRequest, writeResponse } from './node-http.ts';
+import { Router } from '../../functions/router.ts';
 
 export interface ServiceOptions {
   config?: ServerConfig;
@@ -118,7 +120,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       response = await app.fetch(request, { clientIp: req.socket.remoteAddress ?? '', signal: controller.signal });
     } catch (err) {
       // Only a request too malformed to become a Request gets here: the pipeline itself never throws.
-      if (err instanceof BadRequestError) {
+      if (err instanceof MethodNotAllowedError) {
+        response = methodNotAllowed(req.method ?? '', req.url ?? '/');
+      } else if (err instanceof BadRequestError) {
         response = errorResponse('invalid_path', { message: 'The request target is not valid.', hint: 'Send an origin-form path, e.g. GET /episodes.json.' });
       } else {
         log.error('request could not be handled', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
@@ -156,7 +160,31 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   }, Math.max(10, Math.min(1_000, config.responseTimeoutMs / 4)));
   sweep.unref();
 
+  /** 405 for a method the pipeline cannot be given (see UNREPRESENTABLE_METHODS), with the path's real Allow. */
+  const methodNotAllowed = (method: string, target: string): Response => {
+    const route = target.startsWith('/') ? app.router.match(target.split('?')[0]!) : undefined;
+    const allow = route ? Router.allow(route) : 'GET, HEAD, OPTIONS';
+    return errorResponse('method_not_allowed', {
+      message: `${method} is not supported by this service.`,
+      hint: `Use one of: ${allow}.`,
+      headers: { Allow: allow },
+    });
+  };
+
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => void handle(req, res));
+  // CONNECT never reaches the request handler (node:http hands over the raw socket): answer it, then close,
+  // rather than drop the connection without a word. This is not a proxy.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => {});
+    const response = methodNotAllowed('CONNECT', req.url ?? '');
+    void response.text().then((body) => {
+      const head = [`HTTP/1.1 405 Method Not Allowed`, 'Connection: close', 'X-Content-Type-Options: nosniff', `Content-Length: ${Buffer.byteLength(body)}`];
+      response.headers.forEach((value, name) => head.push(`${name}: ${value}`));
+      if (socket.writable) socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+      else socket.destroy();
+      log.info('request', { method: 'CONNECT', path: null, status: 405, duration_ms: 0, ip: req.socket.remoteAddress });
+    });
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     // Unparseable HTTP (bad request line, oversized headers): a plain 400, and the connection is closed.
     if (socket.writable && !socket.writableEnded) {

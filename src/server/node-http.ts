@@ -12,6 +12,14 @@ const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
 
 export class BadRequestError extends Error {}
 
+/**
+ * Methods the Fetch standard forbids in a Request (it throws on them), so they can never reach the pipeline:
+ * the host answers them itself (405).
+ */
+export const UNREPRESENTABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+export class MethodNotAllowedError extends Error {}
+
 export interface RequestOptions {
   /** Used when the Host header is missing or malformed. */
   fallbackHost: string;
@@ -42,8 +50,12 @@ export function toRequest(req: IncomingMessage, options: RequestOptions): Reques
     if (last === 'https') proto = 'https';
   }
   const method = req.method ?? 'GET';
+  if (UNREPRESENTABLE_METHODS.has(method)) throw new MethodNotAllowedError(method);
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const url = `${proto}://${host}${path}`;
+  // A Host that passes the pattern but is no valid authority (port 99999, a malformed IPv6 literal) is treated
+  // like a missing one, rather than failing the whole request.
+  let url = `${proto}://${host}${path}`;
+  if (host !== options.fallbackHost && !URL.canParse(url)) url = `${proto}://${options.fallbackHost}${path}`;
   try {
     return newRequest(req, url, method, hasBody);
   } catch (err) {

@@ -1,0 +1,95 @@
+/**
+ * QA regressions found by probing the running server with hostile requests: methods that fetch's Request cannot
+ * represent (TRACE, TRACK, CONNECT), a Host header that is syntactically plausible but not a valid authority, and
+ * Astro's own internal routes (/_server-islands/*) answering errors outside the contract's envelope.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { ErrorEnvelopeSchema } from '../../src/schemas/error.ts';
+import { raw, rawSocket } from '../pipeline/util.ts';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ distDir: inject('distDir'), env: { RATE_LIMIT_MAX: '100000' } });
+});
+afterAll(() => server?.stop());
+
+/** The JSON body of a raw HTTP/1.1 answer (chunked or not). */
+function bodyOf(text: string): string {
+  const [head, ...rest] = text.split('\r\n\r\n');
+  const body = rest.join('\r\n\r\n');
+  if (!/\r\ntransfer-encoding: chunked/i.test(head!)) return body;
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const eol = body.indexOf('\r\n', i);
+    const size = Number.parseInt(body.slice(i, eol), 16);
+    if (!size) return out;
+    out += body.slice(eol + 2, eol + 2 + size);
+    i = eol + 2 + size + 2;
+  }
+}
+
+const header = (text: string, name: string) => new RegExp(`\\r\\n${name}: ([^\\r]*)`, 'i').exec(text)?.[1];
+
+describe('methods a Web Request cannot carry', () => {
+  // (TRACK, lowercase and unknown methods never get this far: Node's HTTP parser answers them a bare 400.)
+  for (const method of ['TRACE']) {
+    it(`${method} is a 405 method_not_allowed envelope with Allow, not a 400 about the request target`, async () => {
+      const res = await rawSocket(server.port, `${method} /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(res.status).toBe(405);
+      expect(header(res.text, 'allow')).toMatch(/\bGET\b/);
+      const body = ErrorEnvelopeSchema.parse(JSON.parse(bodyOf(res.text)));
+      expect(body.error.code).toBe('method_not_allowed');
+    });
+  }
+
+  it('CONNECT is answered with a 405 envelope instead of a silently dropped connection', async () => {
+    const res = await rawSocket(server.port, 'CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n');
+    expect(res.status).toBe(405);
+    expect(header(res.text, 'allow')).toBeTruthy();
+    expect(ErrorEnvelopeSchema.parse(JSON.parse(bodyOf(res.text))).error.code).toBe('method_not_allowed');
+  });
+});
+
+describe('Host header', () => {
+  it('a Host whose port is out of range falls back to the server address instead of failing the request', async () => {
+    for (const host of ['example.com:99999', '[::1:::]']) {
+      const res = await rawSocket(server.port, `GET /status HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(res.status, host).toBe(200);
+      expect(JSON.parse(bodyOf(res.text)).status).toBe('ok');
+      expect(header(res.text, 'x-ratelimit-limit'), host).toBe('100000');
+    }
+  });
+});
+
+describe("Astro's internal routes", () => {
+  const cases: Array<{ method: string; path: string; headers?: Record<string, string> }> = [
+    { method: 'GET', path: '/_server-islands/x' },
+    { method: 'GET', path: '/_server-islands/x?e=1&p=2&s=3' },
+    { method: 'POST', path: '/_server-islands/x', headers: { 'content-type': 'application/json' } },
+    { method: 'DELETE', path: '/_server-islands/x' },
+    { method: 'PATCH', path: '/_server-islands/x' },
+    { method: 'OPTIONS', path: '/_server-islands/x' },
+  ];
+  for (const c of cases) {
+    it(`${c.method} ${c.path} answers an error in the contract's envelope`, async () => {
+      const res = await raw(server.url, c.path, { method: c.method, headers: { accept: 'application/json', ...c.headers }, body: c.method === 'GET' ? undefined : '{}' });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+      const body = ErrorEnvelopeSchema.parse(JSON.parse(res.body.toString()));
+      expect(body.error.code).toMatch(/^[a-z_]+$/);
+      if (res.status === 405) expect(res.headers.allow).toBeTruthy();
+      expect(res.headers['x-ratelimit-limit']).toBe('100000');
+    });
+  }
+
+  it('a server island that does not exist is a 404 not_found for an API client', async () => {
+    const res = await raw(server.url, '/_server-islands/x?e=1&p=2&s=3', { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(404);
+    expect(ErrorEnvelopeSchema.parse(JSON.parse(res.body.toString())).error.code).toBe('not_found');
+  });
+});
