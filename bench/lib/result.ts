@@ -1,0 +1,98 @@
+/** The shape of bench/results/n<N>.json: every figure of one run, from which RESULTS.md is rendered. */
+import type { LoadOptions, LoadResult } from './http.ts';
+import type { ProfileSummary } from './profile.ts';
+import type { LatencySummary } from './stats.ts';
+
+export interface DocumentSize {
+  /** A file, or a family of files ("/transcripts/*"). */
+  path: string;
+  files: number;
+  bytes: number;
+  gzipBytes: number;
+  /** Sum of the .br files the build wrote beside them (0: none). */
+  brBytes?: number;
+  largestBytes: number;
+}
+
+export type HttpRow =
+  | (LoadResult & {
+      ratio: number;
+      /** Baseline's server CPU per request ÷ this one's: the cost ratio, which contention distorts less than req/s. */
+      cpuRatio?: number;
+      baseline: string;
+    })
+  | { name: string; skipped: string; baseline: string };
+
+export interface InProcess {
+  firstAnswerMs: number;
+  processToFirstAnswerMs: number;
+  probeTotal: number;
+  engineHeapBytes: number;
+  heapUsedBytes: number;
+  memory?: { hwm: number; rss: number };
+  search: LatencySummary & { avgMatches: number; emptyShare: number };
+  ask: LatencySummary & { avgMatches: number; emptyShare: number };
+  /** Diagnostics: ranking alone (engine.search, no result objects or snippets), and searches typed with a
+   * trailing space (so the last word is not also expanded as a prefix). */
+  searchRankOnly?: LatencySummary;
+  searchNoAutoPrefix?: LatencySummary & { avgMatches: number; emptyShare: number };
+}
+
+export interface EngineBuild {
+  buildMs: number;
+  indexMs: number;
+  serializeMs: number;
+  bytes: number;
+  gzipBytes: number;
+  terms: number;
+  heapBytes: number;
+}
+
+export interface EngineQuery {
+  engine: string;
+  readMs: number;
+  parseMs: number;
+  loadMs: number;
+  firstQueryMs: number;
+  processToFirstAnswerMs: number;
+  heapBytes: number;
+  memory?: { hwm: number; rss: number };
+  search: LatencySummary & { avgMatches: number };
+  ask: LatencySummary & { avgMatches: number };
+}
+
+export interface BenchResult {
+  episodes: number;
+  seed: number;
+  date: string;
+  command: string;
+  machine: { cpu: string; cores: number; memoryBytes: number; os: string; node: string };
+  loadavg: { start: [number, number, number]; end?: [number, number, number] };
+  totalMs?: number;
+  stages: Record<string, { ms: number; error?: string }>;
+  corpus?: { episodes: number; hours: number; words: number; vocabulary: number; properNouns: number; ms: number };
+  queries?: { search: number; ask: number; mix: string; examples: string[]; askExamples: string[] };
+  build?: {
+    ms: number;
+    /** user + system CPU of the build and its children. */
+    cpuMs?: number;
+    phases: Array<{ name: string; ms: number }>;
+    notes: string[];
+    routes: Array<{ path: string; count: number; ms: number }>;
+  };
+  documents?: DocumentSize[];
+  coldStart?: {
+    runs: Array<{ toListeningMs: number; toFirstSearchMs: number; cpuMs?: number; status: number; rateLimitHeader?: string; error?: string }>;
+    medianToListeningMs: number;
+    medianToFirstSearchMs: number;
+  };
+  serverMemory?: { afterLoad?: { hwm: number; rss: number }; afterFirstAnswer?: { hwm: number; rss: number } };
+  http: { options: LoadOptions; rows?: HttpRow[] };
+  inProcess?: InProcess;
+  engines?: {
+    build?: { documents?: number; passages?: number; minisearch?: EngineBuild; lunr?: EngineBuild };
+    lunr?: EngineQuery;
+    minisearch?: EngineQuery;
+  };
+  profiles?: Partial<Record<'cold' | 'search' | 'build', ProfileSummary & { wallMs?: number; cpuMs?: number }>>;
+}

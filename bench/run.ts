@@ -1,0 +1,522 @@
+/**
+ * The benchmark: for each show size N, generate a seeded corpus, run the real build on it, serve it with the
+ * real server, and measure what a growing show costs, beside bare node:http and MiniSearch baselines measured
+ * in the same run. Writes bench/results/n<N>.json and regenerates bench/RESULTS.md.
+ *
+ *   npm run bench                              quick: N = 100, 5 s per HTTP run (under 3 minutes on 2 cores)
+ *   npm run bench -- --episodes 1000           full: N = 1,000, 10 s per HTTP run
+ *   options: --episodes 100,1000  --seed 42  --duration <s>  --connections 10  --runs 5
+ *            --profile cold,search,build  --build-heap <MB>  --keep (leave the temp folder)  --no-write (print only)
+ *
+ * Loopback only; every server it starts is stopped when it ends, on failure too (bench/lib/proc.ts).
+ */
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+import { generateCorpus } from './corpus.ts';
+import { makeQueries, type QuerySet } from './queries.ts';
+import { processCpuMs, processMemory, run, runJson, startServer, type Server } from './lib/proc.ts';
+import { load, type LoadOptions, type LoadResult, type Target } from './lib/http.ts';
+import { summarizeProfile, type ProfileSummary } from './lib/profile.ts';
+import { median } from './lib/stats.ts';
+import { familyOf, writeResults } from './lib/report.ts';
+import type { BenchResult, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BENCH = resolve(import.meta.dirname);
+const ASTRO = join(ROOT, 'node_modules/astro/bin/astro.mjs');
+
+const { values } = parseArgs({
+  options: {
+    episodes: { type: 'string', default: '100' },
+    seed: { type: 'string', default: '42' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '10' },
+    runs: { type: 'string' },
+    'cold-starts': { type: 'string', default: '3' },
+    /** MB of V8 heap for the build (NODE_OPTIONS=--max-old-space-size), when the default is too small. */
+    'build-heap': { type: 'string' },
+    profile: { type: 'string', default: '' },
+    keep: { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+
+const sizes = values.episodes!.split(',').map((s) => Number(s.trim()));
+if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+  console.error(`--episodes must be positive integers (e.g. 100 or 100,1000), got "${values.episodes}"`);
+  process.exit(2);
+}
+const profiles = new Set(values.profile!.split(',').filter(Boolean));
+for (const p of profiles) {
+  if (!['cold', 'search', 'build'].includes(p)) {
+    console.error(`--profile takes cold, search and/or build, got "${p}"`);
+    process.exit(2);
+  }
+}
+
+const log = (msg: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+function machine() {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown';
+  let os = `${type()} ${release()}`;
+  try {
+    os = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] + ` (${type()} ${release()})`;
+  } catch {}
+  return { cpu: model, cores: cpus().length, memoryBytes: totalmem(), os, node: process.version };
+}
+
+/** GET or POST over node:http (no fetch: its first-use cost would land in the cold-start figure). */
+function httpCall(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}, timeoutMs = 120_000) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((done, fail) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', fail);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${timeoutMs} ms`)));
+    req.on('error', fail);
+    req.end(init.body);
+  });
+}
+
+function buildEnv(corpusDir: string, outDir: string): NodeJS.ProcessEnv {
+  const heap = values['build-heap'] ? `--max-old-space-size=${Number(values['build-heap'])}` : '';
+  return {
+    ...process.env,
+    ...(heap ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${heap}`.trim() } : {}),
+    ASTRO_TELEMETRY_DISABLED: '1',
+    CONTENT_DIR: corpusDir,
+    ASTRO_OUT_DIR: outDir,
+    ASTRO_CACHE_DIR: `${outDir}-cache`,
+    SITE_URL: 'https://bench.example.com',
+  };
+}
+
+function serverEnv(distDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DIST_DIR: distDir,
+    RATE_LIMIT_MAX: '100000000',
+    LOG_LEVEL: 'info',
+  };
+}
+
+/** Astro prints one line per prerendered file with its time: "├─ /search/lunr-index.json (+11.93s)". */
+function parseBuildLog(text: string) {
+  const routes: Array<{ path: string; ms: number }> = [];
+  for (const m of text.matchAll(/[├└]─ (\S+) \(\+([\d.]+)(ms|s)\)/g)) {
+    routes.push({ path: m[1]!, ms: Number(m[2]) * (m[3] === 's' ? 1000 : 1) });
+  }
+  const families = new Map<string, { count: number; ms: number }>();
+  for (const r of routes) {
+    const family = familyOf(r.path, routes);
+    const f = families.get(family) ?? { count: 0, ms: 0 };
+    f.count++;
+    f.ms += r.ms;
+    families.set(family, f);
+  }
+  return [...families.entries()]
+    .map(([path, f]) => ({ path, count: f.count, ms: f.ms }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/**
+ * Every prebuilt document: raw, gzip (level 6, what a server compressing on the fly would send) and the .br the
+ * build wrote beside it when it did. foo.br / foo.gz are counted as foo's variants, not as documents.
+ */
+function documentSizes(clientDir: string): DocumentSize[] {
+  const all = new Map<string, Buffer>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else all.set(`/${relative(clientDir, full)}`, readFileSync(full));
+    }
+  };
+  walk(clientDir);
+  const isVariant = (path: string) => /\.(br|gz)$/.test(path) && all.has(path.replace(/\.(br|gz)$/, ''));
+  const files = [...all.entries()]
+    .filter(([path]) => !isVariant(path))
+    .map(([path, body]) => ({ path, bytes: body.length, gzip: gzipSync(body).length, br: all.get(`${path}.br`)?.length }));
+  const groups = new Map<string, DocumentSize>();
+  for (const f of files) {
+    const key = familyOf(f.path, files);
+    const g = groups.get(key) ?? { path: key, files: 0, bytes: 0, gzipBytes: 0, brBytes: 0, largestBytes: 0 };
+    g.files++;
+    g.bytes += f.bytes;
+    g.gzipBytes += f.gzip;
+    g.brBytes! += f.br ?? 0;
+    g.largestBytes = Math.max(g.largestBytes, f.bytes);
+    groups.set(key, g);
+  }
+  return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
+}
+
+interface ColdStart {
+  toListeningMs: number;
+  toFirstSearchMs: number;
+  /** CPU time the server had used when the first answer arrived. */
+  cpuMs?: number;
+  status: number;
+  rateLimitHeader?: string;
+  memoryAfterFirstAnswer?: { hwm: number; rss: number };
+  error?: string;
+}
+
+async function coldStart(server: Server, probe: string): Promise<ColdStart> {
+  try {
+    const res = await httpCall(`${server.url}/api/search?q=${encodeURIComponent(probe)}`);
+    const done = performance.now();
+    return {
+      toListeningMs: server.listeningAt - server.spawnedAt,
+      toFirstSearchMs: done - server.spawnedAt,
+      cpuMs: processCpuMs(server.pid),
+      status: res.status,
+      rateLimitHeader: String(res.headers['x-ratelimit-limit'] ?? ''),
+      memoryAfterFirstAnswer: processMemory(server.pid),
+      error: res.status === 200 ? undefined : res.body.slice(0, 300),
+    };
+  } catch (e) {
+    return { toListeningMs: server.listeningAt - server.spawnedAt, toFirstSearchMs: NaN, status: 0, error: String(e) };
+  }
+}
+
+function mcpBody(query: string, id: number): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_episodes', arguments: { query, limit: 10 } } });
+}
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** One request before the load, to know the target answers what the contract says (else it is not measured). */
+async function sanity(baseUrl: string, target: Target): Promise<string | undefined> {
+  try {
+    const res = await httpCall(`${baseUrl}${target.paths[0]}`, {
+      method: target.method,
+      headers: target.headers,
+      body: target.bodies?.[0],
+    });
+    if (res.status !== 200) return `HTTP ${res.status}: ${res.body.slice(0, 200)}`;
+    if (target.name === '/api/search' || target.name === 'GET /ask') {
+      const body = JSON.parse(res.body) as { results?: unknown[] };
+      if (!Array.isArray(body.results)) return `no results array: ${res.body.slice(0, 200)}`;
+    }
+    if (target.name.startsWith('POST /mcp')) {
+      const text = res.body.trim().startsWith('{') ? res.body : (/^data: (.*)$/m.exec(res.body)?.[1] ?? '');
+      const body = JSON.parse(text) as { result?: { isError?: boolean }; error?: unknown };
+      if (body.error || !body.result || body.result.isError) return `JSON-RPC error: ${text.slice(0, 200)}`;
+    }
+    return undefined;
+  } catch (e) {
+    return String(e).slice(0, 300);
+  }
+}
+
+async function httpSuite(server: Server, work: string, clientDir: string, queries: QuerySet, options: LoadOptions): Promise<HttpRow[]> {
+  const rows: HttpRow[] = [];
+  const enc = encodeURIComponent;
+  const searchPaths = queries.search.map((q) => `/api/search?q=${enc(q)}`);
+  const askPaths = queries.ask.map((q) => `/ask?q=${enc(q)}`);
+  const docPath = '/episodes.json';
+  // The bare node:http baselines are bench/pipeline.ts's own (--serve bare-memory: the file's bytes from memory,
+  // --serve bare-static: stat + read stream per request), so both benchmarks divide by the same floor.
+  const smallJson = join(work, 'small.json');
+  writeFileSync(smallJson, JSON.stringify({ status: 'ok', name: 'Bench Network Show', episodeCount: queries.search.length }));
+  const baseline = (mode: string, file: string) =>
+    startServer([join(BENCH, 'pipeline.ts'), '--serve', mode, '--file', file], { env: process.env, cwd: ROOT, timeoutMs: 30_000 });
+  const bareJson = await baseline('bare-memory', smallJson);
+  const bareDoc = await baseline('bare-memory', join(clientDir, docPath));
+  const bareStatic = await baseline('bare-static', join(clientDir, docPath));
+  try {
+    const measure = async (at: Server, target: Target): Promise<LoadResult | { name: string; skipped: string }> => {
+      const base = at.url;
+      const problem = await sanity(base, target);
+      if (problem) {
+        log(`  ${target.name}: not measured (${problem.split('\n')[0]})`);
+        return { name: target.name, skipped: problem };
+      }
+      const r = await load(base, target, options, at.pid);
+      log(`  ${target.name}: ${Math.round(r.reqPerSec)} req/s, p99 ${r.p99} ms, server CPU ${r.serverCpuMsPerRequest?.toFixed(3)} ms/req${r.valid ? '' : ` (INVALID: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors)`}`);
+      return r;
+    };
+    // Each baseline is measured right before and right after the runs it is the divisor for; the divisor is the
+    // mean of the two, and both are shown, so drift on a shared machine is visible rather than hidden in a ratio.
+    const jsonName = 'bare node:http, small JSON';
+    const docName = `bare node:http, ${docPath} bytes`;
+    const bare1 = await measure(bareJson, { name: jsonName, paths: ['/small.json'] });
+    const status = await measure(server, { name: '/status', paths: ['/status'] });
+    const search = await measure(server, { name: '/api/search', paths: searchPaths });
+    const ask = await measure(server, { name: 'GET /ask', paths: askPaths });
+    const mcp = await measure(server, {
+      name: 'POST /mcp tools/call search_episodes',
+      method: 'POST',
+      paths: ['/mcp'],
+      headers: MCP_HEADERS,
+      bodies: queries.search.map((q, i) => mcpBody(q, i + 1)),
+    });
+    const bare2 = await measure(bareJson, { name: jsonName, paths: ['/small.json'] });
+    const bareD1 = await measure(bareDoc, { name: docName, paths: [docPath] });
+    const doc = await measure(server, { name: docPath, paths: [docPath] });
+    const bareS = await measure(bareStatic, { name: `bare node:http static handler (stat + stream per request), ${docPath}`, paths: [docPath] });
+    const bareD2 = await measure(bareDoc, { name: docName, paths: [docPath] });
+
+    const divisor = (runs: Array<LoadResult | { skipped: string }>) => {
+      const ok = runs.filter((r): r is LoadResult => 'reqPerSec' in r && r.valid);
+      return {
+        rps: ok.length ? ok.reduce((a, r) => a + r.reqPerSec, 0) / ok.length : NaN,
+        cpu: ok.length ? ok.reduce((a, r) => a + (r.serverCpuMsPerRequest ?? NaN), 0) / ok.length : NaN,
+      };
+    };
+    const jsonBase = divisor([bare1, bare2]);
+    const docBase = divisor([bareD1, bareD2]);
+    const row = (r: LoadResult | { name: string; skipped: string }, base: { rps: number; cpu: number }, baselineName: string): HttpRow =>
+      'skipped' in r
+        ? { name: r.name, skipped: r.skipped, baseline: baselineName }
+        : {
+            ...r,
+            ratio: r.valid ? r.reqPerSec / base.rps : NaN,
+            cpuRatio: r.valid && r.serverCpuMsPerRequest ? base.cpu / r.serverCpuMsPerRequest : NaN,
+            baseline: baselineName,
+          };
+    rows.push(row(bare1, jsonBase, 'mean of both runs'));
+    for (const r of [status, search, ask, mcp]) rows.push(row(r, jsonBase, jsonName));
+    rows.push(row(bare2, jsonBase, 'mean of both runs'));
+    rows.push(row(bareD1, docBase, 'mean of both runs'));
+    rows.push(row(doc, docBase, docName));
+    rows.push(row(bareS, docBase, docName));
+    rows.push(row(bareD2, docBase, 'mean of both runs'));
+  } finally {
+    await Promise.all([bareJson.stop(), bareDoc.stop(), bareStatic.stop()]);
+  }
+  return rows;
+}
+
+async function profileServer(kind: 'cold' | 'search', distDir: string, work: string, queries: QuerySet, options: LoadOptions): Promise<ProfileSummary> {
+  const dir = join(work, `profile-${kind}`);
+  mkdirSync(dir, { recursive: true });
+  const server = await startServer([join(ROOT, 'src/server/main.ts')], {
+    env: serverEnv(distDir),
+    cwd: ROOT,
+    timeoutMs: 300_000,
+    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir, '--import', join(BENCH, 'lib/exit-on-signal.ts')],
+  });
+  try {
+    await httpCall(`${server.url}/api/search?q=${encodeURIComponent(queries.probe)}`);
+    if (kind === 'search') {
+      await load(server.url, { name: '/api/search', paths: queries.search.map((q) => `/api/search?q=${encodeURIComponent(q)}`) }, options);
+    }
+  } finally {
+    await server.stop();
+  }
+  return summarizeProfile(largestFile(dir));
+}
+
+function largestFile(dir: string): string {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+  if (!files.length) throw new Error(`no .cpuprofile written in ${dir}`);
+  return join(dir, files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0]!);
+}
+
+/**
+ * The real `astro build`, timed by phase from the moment each of its log lines arrives, with the CPU time it
+ * used (the shell's `times`), which a shared machine inflates far less than the wall time.
+ */
+async function astroBuild(env: NodeJS.ProcessEnv, timeoutMs: number, nodeArgs: string[] = []): Promise<NonNullable<BenchResult['build']>> {
+  const lines: Array<{ t: number; line: string }> = [];
+  const t0 = performance.now();
+  const r = await run('/bin/sh', ['-c', '"$0" "$@"; code=$?; times >&2; exit $code', process.execPath, ...nodeArgs, ASTRO, 'build'], {
+    cwd: ROOT,
+    env,
+    timeoutMs,
+    onLine: (line) => lines.push({ t: performance.now() - t0, line }),
+  });
+  if (r.code !== 0) throw new Error(`astro build exited ${r.code ?? r.signal}:\n${(r.stdout + r.stderr).slice(-3000)}`);
+  const times = [...r.stderr.matchAll(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/g)].at(-1);
+  const cpuMs = times ? (Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) * 1000 : undefined;
+  const at = (re: RegExp) => lines.find((l) => re.test(l.line))?.t;
+  const routeLines = lines.filter((l) => /[├└]─ \S+ \(\+/.test(l.line));
+  const prerenderStart = at(/prerendering static routes/) ?? routeLines[0]?.t;
+  const prerenderEnd = routeLines.at(-1)?.t;
+  const phases: Array<{ name: string; ms: number }> = [];
+  if (prerenderStart !== undefined && prerenderEnd !== undefined) {
+    phases.push({ name: 'start, content sync, bundling (Vite)', ms: prerenderStart });
+    phases.push({ name: 'prerendering every document', ms: prerenderEnd - prerenderStart });
+    phases.push({ name: 'after prerendering (integration hooks, e.g. precompress)', ms: r.ms - prerenderEnd });
+  }
+  const notes = lines
+    .map((l) => l.line.replace(/^\S+ /, '').trim())
+    .filter((l) => /precompress|Completed in|Server built in/i.test(l));
+  return { ms: r.ms, cpuMs, phases, notes, routes: parseBuildLog(r.stdout + r.stderr) };
+}
+
+async function stage<T>(result: BenchResult, name: string, fn: () => Promise<T>): Promise<T | undefined> {
+  const t = performance.now();
+  log(`${name}...`);
+  try {
+    const value = await fn();
+    result.stages[name] = { ms: performance.now() - t };
+    return value;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    result.stages[name] = { ms: performance.now() - t, error: message.slice(0, 2000) };
+    log(`${name} FAILED: ${message.split('\n').slice(0, 5).join('\n')}`);
+    return undefined;
+  }
+}
+
+async function benchOne(n: number): Promise<BenchResult> {
+  const full = n > 100;
+  const options: LoadOptions = {
+    connections: Number(values.connections),
+    duration: Number(values.duration ?? (full ? 10 : 5)),
+    warmup: Number(values.warmup ?? (full ? 2 : 1)),
+  };
+  const runs = Number(values.runs ?? 5);
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.replace(/ -- $/, '');
+  const result: BenchResult = {
+    episodes: n,
+    seed: Number(values.seed),
+    date: new Date().toISOString(),
+    command: process.argv.length > 2 ? command : 'npm run bench',
+    machine: machine(),
+    loadavg: { start: loadavg() as [number, number, number] },
+    http: { options },
+    stages: {},
+  };
+  const started = performance.now();
+  const work = mkdtempSync(join(tmpdir(), `podcast-bench-${n}-`));
+  // The build output imports packages at prerender time; a node_modules link lets it resolve them from /tmp.
+  symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
+  const corpusDir = join(work, 'corpus');
+  const distDir = join(work, 'dist');
+  const clientDir = join(distDir, 'client');
+  let server: Server | undefined;
+  log(`N=${n}: working in ${work}`);
+  try {
+    const corpus = await stage(result, 'corpus', async () => generateCorpus({ episodes: n, out: corpusDir, seed: result.seed }));
+    if (!corpus) return result;
+    result.corpus = {
+      episodes: corpus.episodes,
+      hours: corpus.totalSeconds / 3600,
+      words: corpus.totalWords,
+      vocabulary: corpus.words.length,
+      properNouns: corpus.properNouns.length,
+      ms: result.stages.corpus!.ms,
+    };
+    const queries = makeQueries(corpus);
+    const queriesFile = join(work, 'queries.json');
+    writeFileSync(queriesFile, JSON.stringify(queries));
+    result.queries = { search: queries.search.length, ask: queries.ask.length, mix: queries.mix, examples: queries.search.slice(0, 8), askExamples: queries.ask.slice(0, 3) };
+
+    const built = await stage(result, 'build', () => astroBuild(buildEnv(corpusDir, distDir), Math.max(600_000, n * 1_500)));
+    if (!built) return result;
+    result.build = built;
+    log(`  build ${(built.ms / 1000).toFixed(1)} s`);
+    result.documents = documentSizes(clientDir);
+
+    // Cold starts: process start → first /api/search answered. The last server stays up for the HTTP runs.
+    const coldStarts: ColdStart[] = [];
+    await stage(result, 'cold start', async () => {
+      const count = Math.max(1, Number(values['cold-starts']));
+      for (let i = 0; i < count; i++) {
+        server = await startServer([join(ROOT, 'src/server/main.ts')], { env: serverEnv(distDir), cwd: ROOT, timeoutMs: 300_000 });
+        const c = await coldStart(server, queries.probe);
+        coldStarts.push(c);
+        log(`  cold start ${i + 1}: listening ${Math.round(c.toListeningMs)} ms, first search ${Math.round(c.toFirstSearchMs)} ms (HTTP ${c.status})`);
+        if (i < count - 1) {
+          await server.stop();
+          server = undefined;
+        }
+      }
+    });
+    result.coldStart = {
+      runs: coldStarts,
+      medianToListeningMs: median(coldStarts.map((c) => c.toListeningMs)),
+      medianToFirstSearchMs: median(coldStarts.map((c) => c.toFirstSearchMs)),
+    };
+
+    if (server) {
+      const s = server;
+      result.http.rows = await stage(result, 'http', () => httpSuite(s, work, clientDir, queries, options));
+      result.serverMemory = { afterLoad: processMemory(s.pid), afterFirstAnswer: coldStarts.at(-1)?.memoryAfterFirstAnswer };
+      await s.stop();
+      server = undefined;
+    }
+
+    result.inProcess = await stage(result, 'in-process', () =>
+      runJson<InProcess>(join(BENCH, 'inproc.ts'), ['--dist', distDir, '--queries', queriesFile, '--runs', String(runs)], {
+        nodeArgs: ['--expose-gc'],
+        timeoutMs: Math.max(300_000, n * 1000),
+      }),
+    );
+
+    const miniFile = join(work, 'minisearch-index.json');
+    const engineBuild = await stage(result, 'engines: build', () =>
+      runJson<NonNullable<NonNullable<BenchResult['engines']>['build']>>(join(BENCH, 'engines.ts'), ['build', '--dist', distDir, '--out', miniFile, '--lunr'], {
+        nodeArgs: ['--expose-gc', '--max-old-space-size=16384'],
+        timeoutMs: Math.max(600_000, n * 2000),
+      }),
+    );
+    const lunrQuery = await stage(result, 'engines: lunr', () =>
+      runJson<EngineQuery>(join(BENCH, 'engines.ts'), ['query', '--engine', 'lunr', '--index', join(clientDir, 'search/lunr-index.json'), '--queries', queriesFile, '--runs', String(runs)], {
+        nodeArgs: ['--expose-gc'],
+        timeoutMs: Math.max(300_000, n * 1000),
+      }),
+    );
+    const miniQuery = engineBuild
+      ? await stage(result, 'engines: minisearch', () =>
+          runJson<EngineQuery>(join(BENCH, 'engines.ts'), ['query', '--engine', 'minisearch', '--index', miniFile, '--queries', queriesFile, '--runs', String(runs)], {
+            nodeArgs: ['--expose-gc'],
+            timeoutMs: Math.max(300_000, n * 1000),
+          }),
+        )
+      : undefined;
+    result.engines = { build: engineBuild, lunr: lunrQuery, minisearch: miniQuery };
+
+    result.profiles = {};
+    for (const kind of ['cold', 'search'] as const) {
+      if (!profiles.has(kind)) continue;
+      const p = await stage(result, `profile: ${kind}`, () => profileServer(kind, distDir, work, queries, options));
+      if (p) result.profiles[kind] = p;
+    }
+    if (profiles.has('build')) {
+      const p = await stage(result, 'profile: build', async () => {
+        const dir = join(work, 'profile-build');
+        mkdirSync(dir, { recursive: true });
+        const out = join(work, 'dist-profiled');
+        const r = await astroBuild(buildEnv(corpusDir, out), Math.max(900_000, n * 3000), ['--cpu-prof', '--cpu-prof-dir', dir]);
+        return { ...summarizeProfile(largestFile(dir)), wallMs: r.ms, cpuMs: r.cpuMs };
+      });
+      if (p) result.profiles.build = p;
+    }
+  } finally {
+    if (server) await server.stop();
+    result.loadavg.end = loadavg() as [number, number, number];
+    result.totalMs = performance.now() - started;
+    if (values.keep) log(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+  return result;
+}
+
+const results: BenchResult[] = [];
+for (const n of sizes) {
+  const r = await benchOne(n);
+  results.push(r);
+  log(`N=${n} done in ${((r.totalMs ?? 0) / 1000).toFixed(0)} s`);
+  if (!values['no-write']) writeResults(r, join(BENCH, 'results'), join(BENCH, 'RESULTS.md'));
+}
+if (values['no-write']) console.log(JSON.stringify(results, null, 2));
+else log(`wrote ${relative(process.cwd(), join(BENCH, 'RESULTS.md'))} and bench/results/`);
+const failed = results.flatMap((r) => Object.entries(r.stages).filter(([, s]) => s.error).map(([name]) => `N=${r.episodes} ${name}`));
+if (failed.length) {
+  log(`stages that failed: ${failed.join(', ')}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,108 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { percentile, summarizeRuns } from '../lib/stats.ts';
+import { summarizeProfile, whereOf } from '../lib/profile.ts';
+import { familyOf, renderResults, writeResults } from '../lib/report.ts';
+import type { BenchResult } from '../lib/result.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'bench-lib-test-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('stats', () => {
+  it('takes nearest-rank percentiles', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentile(xs, 50)).toBe(50);
+    expect(percentile(xs, 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+    expect(percentile([], 50)).toBeNaN();
+  });
+
+  it('reports the median run, so one noisy run does not decide', () => {
+    const s = summarizeRuns([[1, 1, 1, 100], [1, 1, 1, 2], [1, 1, 1, 3]]);
+    expect(s.p99).toBe(3);
+    expect(s.p99Range).toEqual([2, 100]);
+    expect(s.runs).toBe(3);
+    expect(s.queries).toBe(4);
+  });
+});
+
+describe('profile summary', () => {
+  it('attributes self and inclusive time, and groups by package', () => {
+    const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+      id,
+      callFrame: { functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' },
+      hitCount: 0,
+      children,
+    });
+    const profile = {
+      nodes: [
+        frame(1, '(root)', '', [2, 5]),
+        frame(2, 'handler', 'file:///x/functions/search/engine.ts', [3]),
+        frame(3, 'query', 'file:///x/node_modules/lunr/lunr.js', [4]),
+        frame(4, 'query', 'file:///x/node_modules/lunr/lunr.js'),
+        frame(5, '(garbage collector)', ''),
+      ],
+      // Samples at 2, 3, 3, 4, 5; each stands for the delta that follows it (1 ms each, the last one 0).
+      samples: [2, 3, 3, 4, 5, 5],
+      timeDeltas: [0, 1000, 1000, 1000, 1000, 1000],
+      startTime: 0,
+      endTime: 5000,
+    };
+    const file = join(root, 'p.cpuprofile');
+    writeFileSync(file, JSON.stringify(profile));
+    const p = summarizeProfile(file);
+    expect(p.totalMs).toBe(5);
+    expect(p.byWhere.find((w) => w.where === 'lunr')!.selfMs).toBe(3);
+    expect(p.bySelf[0]!.fn).toMatch(/^query lunr\.js/);
+    // Recursion (query → query) is counted once in inclusive time.
+    expect(p.byTotal.find((f) => f.fn.startsWith('query'))!.totalMs).toBe(3);
+    expect(p.byTotal.find((f) => f.fn.startsWith('handler'))!.totalMs).toBe(4);
+    expect(p.special['(garbage collector)']).toBeCloseTo(0.2);
+  });
+
+  it('names where a frame lives', () => {
+    const f = (url: string) => whereOf({ functionName: 'f', url, lineNumber: 0 });
+    expect(f('file:///a/node_modules/@astrojs/node/dist/x.js')).toBe('@astrojs/node');
+    expect(f('node:internal/deps/undici/undici')).toBe('node:internal');
+    expect(f('wasm://wasm/00ad0bc6')).toBe('wasm (TypeScript type stripping)');
+  });
+});
+
+describe('report', () => {
+  it('groups per-episode files into one family', () => {
+    const paths = [1, 2, 3, 4].map((i) => ({ path: `/episodes/000${i}-episode/index.html` }));
+    expect(familyOf(paths[0]!.path, paths)).toBe('/episodes/*/index.html');
+    expect(familyOf('/.well-known/x402/supported', [{ path: '/.well-known/x402/supported' }])).toBe('/.well-known/x402/supported');
+  });
+
+  it('judges the targets and keeps the hand-written text around the generated part', () => {
+    const dir = join(root, 'results');
+    mkdirSync(dir, { recursive: true });
+    const md = join(root, 'RESULTS.md');
+    const result: BenchResult = {
+      episodes: 100,
+      seed: 42,
+      date: '2026-01-01T00:00:00.000Z',
+      command: 'npm run bench',
+      machine: { cpu: 'Test CPU', cores: 2, memoryBytes: 8e9, os: 'Linux', node: 'v24.0.0' },
+      loadavg: { start: [0.1, 0.1, 0.1], end: [0.2, 0.2, 0.2] },
+      stages: {},
+      build: { ms: 20_000, cpuMs: 25_000, phases: [], notes: [], routes: [] },
+      coldStart: { runs: [{ toListeningMs: 500, toFirstSearchMs: 1500, status: 200 }], medianToListeningMs: 500, medianToFirstSearchMs: 1500 },
+      http: { options: { connections: 10, duration: 5, warmup: 1 } },
+    };
+    writeResults(result, dir, md);
+    let text = readFileSync(md, 'utf8');
+    expect(text).toMatch(/\| Build \| < 30 s \| 20\.0 s \| \*\*yes\*\* \|/);
+    expect(text).toMatch(/\| Cold start .* \| < 1 s \| 1500 ms \| \*\*no\*\* \|/);
+    expect(text).toMatch(/In-process search p99 \| < 5 ms \| – \| not measured/);
+    writeFileSync(md, `# Mine\n\nAnalysis before.\n\n${text.slice(text.indexOf('<!-- bench:results:begin'))}\nAnalysis after.\n`);
+    renderResults(dir, md);
+    text = readFileSync(md, 'utf8');
+    expect(text.startsWith('# Mine\n\nAnalysis before.')).toBe(true);
+    expect(text.trimEnd().endsWith('Analysis after.')).toBe(true);
+    expect(text.match(/## N = 100 episodes/g)).toHaveLength(1);
+  });
+});
