@@ -76,10 +76,12 @@ export async function precompressDir(root: string): Promise<PrecompressResult> {
 /**
  * Brotli's top quality costs about a second per megabyte; on a large show the search index alone is tens of
  * megabytes, and the benchmark measured 82 of a 95 s build spent here at N = 100. Large files get a quality that
- * compresses ~50x faster for a few percent more bytes; pages and small documents keep the maximum.
+ * compresses ~50x faster for ~20% more bytes; small documents keep the maximum.
  */
 export function brotliQuality(bytes: number): number {
-  if (bytes <= 256 * 1024) return zlib.BROTLI_MAX_QUALITY;
+  if (bytes <= 32 * 1024) return zlib.BROTLI_MAX_QUALITY;
+  // Per file, quality 10 is 2.6x faster than 11 for 1.6% more bytes (bench/RESULTS.md, N = 1,000).
+  if (bytes <= 256 * 1024) return 10;
   if (bytes <= 2 * 1024 * 1024) return 9;
   return 5;
 }
