@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import lunr from 'lunr';
 import MiniSearch, { type Options } from 'minisearch';
-import { buildLunrIndex, FIELD_BOOSTS, type SearchField } from '../src/build/search/lunr-index.ts';
+import { buildLunrIndex, FIELD_BOOSTS, type IndexedEpisode, type SearchField } from '../src/build/search/lunr-index.ts';
 import { loadLanguage } from '../functions/search/language.ts';
 import type { SearchPassages } from '../src/schemas/search-passages.ts';
 import { summarizeRuns } from './lib/stats.ts';
@@ -48,18 +48,9 @@ interface Doc extends Partial<Record<SearchField, string>> {
   ref: string;
 }
 
-interface EpisodeJson {
-  id: number;
-  title: string;
-  desc?: string;
-  guests?: string[];
-  topics?: string[];
-  chapters?: Array<{ title: string }>;
-}
-
 /** The documents the Lunr builder indexes, rebuilt from what the build published. */
-function documents(clientDir: string): { episodes: EpisodeJson[]; passages: SearchPassages; docs: Doc[] } {
-  const episodes = JSON.parse(readFileSync(join(clientDir, 'episodes.json'), 'utf8')) as EpisodeJson[];
+function documents(clientDir: string): { episodes: IndexedEpisode[]; passages: SearchPassages; docs: Doc[] } {
+  const episodes = JSON.parse(readFileSync(join(clientDir, 'episodes.json'), 'utf8')) as IndexedEpisode[];
   const passages = JSON.parse(readFileSync(join(clientDir, 'search/passages.json'), 'utf8')) as SearchPassages;
   const docs: Doc[] = episodes.map((e) => ({
     ref: `e${e.id}`,
