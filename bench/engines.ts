@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import lunr from 'lunr';
 import MiniSearch, { type Options } from 'minisearch';
-import { buildLunrIndex, FIELD_BOOSTS, type IndexedEpisode, type SearchField } from '../src/build/search/lunr-index.ts';
+import { buildLunrIndex, FIELD_BOOSTS, indexedDocuments, type IndexedEpisode, type SearchField } from '../src/build/search/lunr-index.ts';
 import { loadLanguage } from '../functions/search/language.ts';
 import type { SearchPassages } from '../src/schemas/search-passages.ts';
 import { summarizeRuns } from './lib/stats.ts';
@@ -52,15 +52,7 @@ interface Doc extends Partial<Record<SearchField, string>> {
 function documents(clientDir: string): { episodes: IndexedEpisode[]; passages: SearchPassages; docs: Doc[] } {
   const episodes = JSON.parse(readFileSync(join(clientDir, 'episodes.json'), 'utf8')) as IndexedEpisode[];
   const passages = JSON.parse(readFileSync(join(clientDir, 'search/passages.json'), 'utf8')) as SearchPassages;
-  const docs: Doc[] = episodes.map((e) => ({
-    ref: `e${e.id}`,
-    title: e.title,
-    description: e.desc ?? '',
-    guests: (e.guests ?? []).join('. '),
-    topics: (e.topics ?? []).join('. '),
-    chapters: (e.chapters ?? []).map((c) => c.title).join('. '),
-  }));
-  passages.passages.forEach((p, i) => docs.push({ ref: String(i), text: p.cues.map(([, text]) => text).join(' ') }));
+  const docs: Doc[] = indexedDocuments(episodes, passages.passages);
   return { episodes, passages, docs };
 }
 

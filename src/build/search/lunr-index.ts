@@ -50,18 +50,7 @@ export async function buildLunrIndex(
   for (const field of Object.keys(boosts) as SearchField[]) builder.field(field, { boost: boosts[field] });
   fixAverageFieldLengths(builder);
 
-  for (const e of [...episodes].sort((a, b) => a.id - b.id)) {
-    builder.add({
-      ref: `e${e.id}`,
-      title: e.title,
-      description: e.desc ?? '',
-      guests: (e.guests ?? []).join('. '),
-      topics: (e.topics ?? []).join('. '),
-      chapters: (e.chapters ?? []).map((c) => c.title).join('. '),
-      text: '',
-    });
-  }
-  passages.forEach((p, i) => builder.add({ ref: String(i), text: p.cues.map(([, text]) => text).join(' ') }));
+  for (const doc of indexedDocuments(episodes, passages)) builder.add(doc);
   return builder.build();
 }
 
@@ -89,4 +78,27 @@ function fixAverageFieldLengths(builder: lunr.Builder): void {
     }
     b.averageFieldLength = Object.fromEntries(Object.keys(sum).map((f) => [f, sum[f]! / count[f]!]));
   };
+}
+
+/**
+ * The documents the index holds: one per episode (ref `e<id>`, its metadata fields) and one per passage (ref = the
+ * passage's position, its transcript text). Exported so the benchmark indexes exactly these in other engines.
+ */
+export function indexedDocuments(
+  episodes: IndexedEpisode[],
+  passages: Array<Pick<Passage, 'cues'>>,
+): Array<{ ref: string } & Partial<Record<SearchField, string>>> {
+  const docs: Array<{ ref: string } & Partial<Record<SearchField, string>>> = [...episodes]
+    .sort((a, b) => a.id - b.id)
+    .map((e) => ({
+      ref: `e${e.id}`,
+      title: e.title,
+      description: e.desc ?? '',
+      guests: (e.guests ?? []).join('. '),
+      topics: (e.topics ?? []).join('. '),
+      chapters: (e.chapters ?? []).map((c) => c.title).join('. '),
+      text: '',
+    }));
+  passages.forEach((p, i) => docs.push({ ref: String(i), text: p.cues.map(([, text]) => text).join(' ') }));
+  return docs;
 }
