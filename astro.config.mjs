@@ -22,6 +22,6 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   server: { host: process.env.HOST || 'localhost', port: Number(process.env.PORT) || 4321 },
   devToolbar: { enabled: false },
-  // Writes .br/.gz beside each text file of the build, served from memory by src/server.
+  // Writes .br/.gz beside each text file of the build, served by the hosts (hosts/).
   integrations: [precompress()],
 });

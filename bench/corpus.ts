@@ -19,7 +19,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDuration } from '../src/content/duration.ts';
+import { formatDuration } from '../contract/duration.ts';
 
 /** mulberry32: small, fast, good enough for reproducible synthetic text. */
 export function rng(seed: number): () => number {

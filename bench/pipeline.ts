@@ -2,7 +2,7 @@
  * What the request pipeline costs: one prebuilt document, requested with autocannon, from three servers started
  * side by side in the same run, each in a process of its own:
  *
- *   pipeline     the real server (src/server/main.ts): access log, error boundary, security headers, CORS,
+ *   pipeline     the real server (hosts/node/main.ts): access log, error boundary, security headers, CORS,
  *                rate limit, bearer check, routing, the static responder (ETag, negotiation), all of it
  *   bare-memory  node:http answering the same bytes from memory: Node's own floor
  *   bare-static  node:http as a plain static file handler: stat + read stream of the same file per request
@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { contentTypeFor } from '../src/server/static-store.ts';
+import { contentTypeFor } from '../hosts/node/static-store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
   if (!existsSync(file)) throw new Error(`${file} does not exist: is ${path} a prebuilt document of this build?`);
 
   const servers = [
-    await start('pipeline', ['src/server/main.ts'], {
+    await start('pipeline', ['hosts/node/main.ts'], {
       HOST: '127.0.0.1',
       PORT: '0',
       DIST_DIR: dist,

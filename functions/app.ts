@@ -4,7 +4,7 @@
  *   access log → errors → security headers → CORS → rate limit → bearer auth → [extra middleware]
  *     → API route | prebuilt file | page fallback (Astro) | 404
  *
- * Web-standard only (Request in, Response out), so any host can mount it: src/server for Node, or an adapter.
+ * Web-standard only (Request in, Response out), so any host can mount it: hosts/node for Node, or an adapter.
  * Middleware that only adds response headers (rate limit, CORS, security) puts them in ctx.headers; they are
  * merged into whatever answers, without overriding a header the answer set itself.
  */

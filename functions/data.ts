@@ -3,7 +3,7 @@
  * output; another adapter: its static-asset binding; dev: a fetch to the same origin). Each document is fetched
  * and parsed once per process, on first use, and shared by every request after that.
  */
-import { ServiceDataSchema, type ServiceData } from './service-data.ts';
+import { ServiceDataSchema, type ServiceData } from '../contract/schemas/service-data.ts';
 
 export type AssetFetcher = (path: string) => Promise<Response>;
 

@@ -3,7 +3,7 @@
  * Response costs more than everything else the pipeline does: undici validates and sorts every header and wraps
  * the body in a stream at construction. A MemoryResponse is a real Response subclass with the same behaviour for
  * anyone who uses it (headers, body, text(), arrayBuffer(), clone(), ...), but builds its Headers object and body
- * stream only when someone asks for them. A host that knows the class (src/server/node-http.ts) writes the
+ * stream only when someone asks for them. A host that knows the class (hosts/node/node-http.ts) writes the
  * header list and the bytes straight out, and neither is ever built.
  *
  * Runtimes that read a Response's internal slots instead of its public API (some edge platforms) would see an

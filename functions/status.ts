@@ -1,7 +1,7 @@
 /** GET /status: the health snapshot, from what the build made (no content is read here). */
 import { json } from './errors.ts';
 import type { Route } from './types.ts';
-import { StatusResponseSchema, type StatusResponse } from '../src/schemas/status.ts';
+import { StatusResponseSchema, type StatusResponse } from '../contract/schemas/status.ts';
 
 export const routes: Route[] = [
   {

@@ -1,6 +1,6 @@
 /**
  * The shapes every handler shares. Handlers are Web-standard: a Request in, a Response out, plus a context that
- * the host (src/server for Node, or any other adapter) fills in. Nothing here may use a Node-only API.
+ * the host (hosts/node for Node, or any other adapter) fills in. Nothing here may use a Node-only API.
  */
 import type { DataStore } from './data.ts';
 

@@ -110,7 +110,7 @@ export interface Server {
 }
 
 /**
- * Spawns a server that logs a JSON line with msg "listening" and its url (src/server/main.ts does; so does
+ * Spawns a server that logs a JSON line with msg "listening" and its url (hosts/node/main.ts does; so does
  * bench/baseline-server.ts) and resolves once it does.
  */
 export async function startServer(

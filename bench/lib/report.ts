@@ -14,7 +14,7 @@ const END = '<!-- bench:results:end -->';
 const INTRO = `# Benchmarks
 
 How the service's costs grow with the show: a seeded synthetic corpus (bench/corpus.ts) of N hour-long-ish
-episodes is built with the real \`astro build\`, served by the real server (\`node src/server/main.ts\`), and
+episodes is built with the real \`astro build\`, served by the real server (\`node hosts/node/main.ts\`), and
 measured beside bare node:http and MiniSearch baselines taken in the same run. Ratios are what count; absolute
 figures move with the machine and with whatever else it is doing (the load average is recorded).
 
@@ -215,7 +215,7 @@ function render(r: BenchResult): string {
     out.push(
       `### Server: cold start and memory\n\n` +
         table(
-          ['`node src/server/main.ts`', 'median', 'runs'],
+          ['`node hosts/node/main.ts`', 'median', 'runs'],
           [
             ['Process start → listening', ms(c.medianToListeningMs), c.runs.map((x) => ms(x.toListeningMs)).join(', ')],
             ['Process start → first /api/search answered', ms(c.medianToFirstSearchMs), c.runs.map((x) => `${ms(x.toFirstSearchMs)}${x.status !== 200 ? ` (HTTP ${x.status})` : ''}`).join(', ')],

@@ -7,7 +7,7 @@
 import { base64url } from 'jose';
 import { json } from '../errors.ts';
 import type { Handler, Route } from '../types.ts';
-import { TIP, X402_DISCOVERY_PATH, X402_SUPPORTED_PATH, tipOffer, type TipAddresses, type TipOffer } from './terms.ts';
+import { TIP, X402_DISCOVERY_PATH, X402_SUPPORTED_PATH, tipOffer, type TipAddresses, type TipOffer } from '../../contract/tips.ts';
 
 const postDonate: Handler = async (_request, ctx) => {
   const service = await ctx.data.service();

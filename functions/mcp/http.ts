@@ -6,7 +6,7 @@
 import { ApiError, errorResponse, json } from '../errors.ts';
 import { mediaType, readText } from '../body.ts';
 import type { RequestContext } from '../types.ts';
-import { buildManifest, identityFromService } from './documents.ts';
+import { buildManifest, identityFromService } from '../../contract/mcp/documents.ts';
 import {
   DEFAULT_PROTOCOL_VERSION,
   RPC_ERROR,
@@ -18,7 +18,7 @@ import {
   type Message,
   type ProtocolVersion,
   type RpcReply,
-} from './protocol.ts';
+} from '../../contract/mcp/protocol.ts';
 import { handleRequest } from './server.ts';
 
 /** More messages than this in one batch is refused whole: each one may run a search. */

@@ -6,7 +6,7 @@
 import type { CallToolResult, InitializeResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { RequestContext } from '../types.ts';
-import { identityFromService, listTools } from './documents.ts';
+import { identityFromService, listTools } from '../../contract/mcp/documents.ts';
 import {
   RPC_ERROR,
   RpcError,
@@ -20,8 +20,8 @@ import {
   type Params,
   type ProtocolVersion,
   type RpcReply,
-} from './protocol.ts';
-import { TOOLS, TOOL_LIST, isToolName, type ToolName } from './registry.ts';
+} from '../../contract/mcp/protocol.ts';
+import { TOOLS, TOOL_LIST, isToolName, type ToolName } from '../../contract/mcp/tools.ts';
 import { IMPLEMENTATIONS } from './tools.ts';
 
 export interface RpcRequest {

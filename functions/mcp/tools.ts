@@ -4,11 +4,11 @@
  * a readable text, or a message for a tool error the model can act on (unknown id, no transcript, ...).
  */
 import { ApiError } from '../errors.ts';
-import type { ServiceData, ServiceEpisode } from '../service-data.ts';
+import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { RequestContext } from '../types.ts';
 import { searchEpisodes } from '../search/service.ts';
-import { formatTimestamp } from '../../src/content/duration.ts';
-import type { ToolInput, ToolName, ToolOutput } from './registry.ts';
+import { formatTimestamp } from '../../contract/duration.ts';
+import type { ToolInput, ToolName, ToolOutput } from '../../contract/mcp/tools.ts';
 import { cuesInWindow, loadCues, toSeconds } from './transcript.ts';
 
 export type ToolOutcome<N extends ToolName> = { ok: true; data: ToolOutput<N>; text: string } | { ok: false; message: string };

@@ -1,22 +1,33 @@
 /**
- * Transcript cues for get_transcript. The published SRT (/transcripts/<srtFile>) is the source: it keeps every
- * cue with its own start and end, where /search/passages.json merges cues into passages and keeps only starts.
- * Each file is fetched and parsed once per process (DataStore.load memoizes it per path).
+ * Transcript cues for get_transcript, read from the Podcasting 2.0 JSON the build publishes beside each SRT
+ * (/transcripts/<name>.json): every cue with its own start and end, where /search/passages.json merges cues into
+ * passages. Nothing is parsed but JSON; each file is fetched once per process (DataStore.load memoizes it).
  */
 import type { DataStore } from '../data.ts';
-import type { ServiceEpisode } from '../service-data.ts';
-import { parseSrt, type Cue } from '../../src/content/srt.ts';
-import { parseDuration } from '../../src/content/duration.ts';
+import type { ServiceEpisode } from '../../contract/schemas/service-data.ts';
+import { transcriptJsonFile, type TranscriptJson } from '../../contract/schemas/transcript.ts';
+import { parseDuration } from '../../contract/duration.ts';
+
+export interface Cue {
+  start: number;
+  end: number;
+  /** The cue's words, with "Speaker: " where a new speaker's turn begins (as in the SRT). */
+  text: string;
+}
 
 export function transcriptPath(episode: Pick<ServiceEpisode, 'srtFile'>): string {
-  return `/transcripts/${encodeURIComponent(episode.srtFile!)}`;
+  return `/transcripts/${encodeURIComponent(transcriptJsonFile(episode.srtFile!))}`;
 }
 
 export function loadCues(data: DataStore, episode: Pick<ServiceEpisode, 'srtFile'>): Promise<Cue[]> {
   return data.load(transcriptPath(episode), async (res) => {
-    const { cues, problems } = parseSrt(await res.text());
-    if (problems.length) throw new Error(`${transcriptPath(episode)} is not valid SRT: ${problems[0]!.message}`);
-    return cues;
+    const { segments } = (await res.json()) as TranscriptJson;
+    let previous: string | undefined;
+    return segments.map((s) => {
+      const text = s.speaker && s.speaker !== previous ? `${s.speaker}: ${s.body}` : s.body;
+      previous = s.speaker;
+      return { start: s.startTime, end: s.endTime, text };
+    });
   });
 }
 

@@ -5,7 +5,7 @@
 import { errorResponse } from '../errors.ts';
 import type { Handler } from '../types.ts';
 import { issuerOf } from './issuer.ts';
-import { OAUTH_PATHS, bearerChallengeParams, formatChallenge } from './metadata.ts';
+import { OAUTH_PATHS, bearerChallengeParams, formatChallenge } from '../../contract/oauth.ts';
 
 export const getAgentAuth: Handler = async (_request, ctx) => {
   const base = await issuerOf(ctx);

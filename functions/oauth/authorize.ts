@@ -9,7 +9,7 @@
 import { ApiError } from '../errors.ts';
 import type { Handler } from '../types.ts';
 import { NO_STORE, oauthContext } from './context.ts';
-import { PUBLIC_CLIENT_ID } from './metadata.ts';
+import { PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
 import { PKCE_PATTERN, REDIRECT_URI_RULE, oauthError, parseResources, parseScope, redirectUriProblem, rejectRepeated } from './params.ts';
 import { mintCode } from './tokens.ts';
 

@@ -12,7 +12,7 @@ import { errorResponse } from '../errors.ts';
 import type { Middleware, RequestContext } from '../types.ts';
 import { getKeyRing } from './keys.ts';
 import { issuerOf } from './issuer.ts';
-import { OAUTH_PATHS, formatChallenge } from './metadata.ts';
+import { OAUTH_PATHS, formatChallenge } from '../../contract/oauth.ts';
 import { TokenError, verifyToken, type TokenClaims } from './tokens.ts';
 
 export function bearerAuth(): Middleware {

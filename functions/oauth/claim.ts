@@ -7,7 +7,7 @@ import { readForm } from '../body.ts';
 import { json } from '../errors.ts';
 import type { Handler } from '../types.ts';
 import { NO_STORE, oauthContext } from './context.ts';
-import { ID_JAG_TOKEN_TYPE, IDENTITY_ASSERTION_TTL, PUBLIC_CLIENT_ID } from './metadata.ts';
+import { ID_JAG_TOKEN_TYPE, IDENTITY_ASSERTION_TTL, PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
 import { EMAIL_PATTERN, oauthError, parseResources, parseScope, rejectRepeated } from './params.ts';
 import { mintToken } from './tokens.ts';
 

@@ -1,7 +1,7 @@
 /** Parsing and checking of OAuth request parameters: scopes, redirect URIs, resources, PKCE values. */
 import { base64url } from 'jose';
 import { ApiError } from '../errors.ts';
-import { SCOPES } from './metadata.ts';
+import { SCOPES } from '../../contract/oauth.ts';
 
 /** An OAuth-tier error in the contract's envelope (code = the RFC 6749 error string). */
 export function oauthError(code: string, message: string, hint?: string, status = 400, headers?: HeadersInit): ApiError {

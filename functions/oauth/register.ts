@@ -6,7 +6,7 @@
 import { readJson } from '../body.ts';
 import { json } from '../errors.ts';
 import type { Handler } from '../types.ts';
-import { ClientRegistrationRequestSchema, type ClientRegistrationRequest } from '../../src/schemas/oauth.ts';
+import { ClientRegistrationRequestSchema, type ClientRegistrationRequest } from '../../contract/schemas/oauth.ts';
 import { issuerOf } from './issuer.ts';
 import { NO_STORE } from './context.ts';
 import {
@@ -17,7 +17,7 @@ import {
   SCOPES,
   registrationTemplates,
   type RegistrationTemplate,
-} from './metadata.ts';
+} from '../../contract/oauth.ts';
 import { EMAIL_PATTERN, REDIRECT_URI_RULE, oauthError, parseScope, redirectUriProblem } from './params.ts';
 
 export const getTemplates: Handler = async (_request, ctx) => {

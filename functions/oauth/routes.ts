@@ -4,7 +4,7 @@ import { getAgentAuth } from './agent-auth.ts';
 import { getAuthorize } from './authorize.ts';
 import { postClaim } from './claim.ts';
 import { getJwks } from './jwks.ts';
-import { OAUTH_PATHS } from './metadata.ts';
+import { OAUTH_PATHS } from '../../contract/oauth.ts';
 import { getTemplates, postRegistration } from './register.ts';
 import { postRevoke } from './revoke.ts';
 import { postToken } from './token.ts';

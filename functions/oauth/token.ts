@@ -7,7 +7,7 @@ import { readForm } from '../body.ts';
 import { json } from '../errors.ts';
 import type { Handler } from '../types.ts';
 import { NO_STORE, oauthContext, type OAuthContext } from './context.ts';
-import { ACCESS_TOKEN_TTL, GRANT_JWT_BEARER, GRANT_TYPES, PUBLIC_CLIENT_ID } from './metadata.ts';
+import { ACCESS_TOKEN_TTL, GRANT_JWT_BEARER, GRANT_TYPES, PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
 import { PKCE_PATTERN, oauthError, parseResources, parseScope, rejectRepeated, s256, safeEqual } from './params.ts';
 import { usedCodes, usedRefreshTokens } from './replay.ts';
 import { TokenError, mintToken, openCode, verifyToken } from './tokens.ts';

@@ -11,7 +11,7 @@ import {
   IDENTITY_ASSERTION_TTL,
   REFRESH_TOKEN_TTL,
   TOKEN_TYPES,
-} from './metadata.ts';
+} from '../../contract/oauth.ts';
 
 export type TokenKind = keyof typeof TOKEN_TYPES;
 

@@ -15,11 +15,11 @@
  */
 import lunr from 'lunr';
 import type { DataStore } from '../data.ts';
-import type { ServiceData, ServiceEpisode } from '../service-data.ts';
-import type { SearchResult } from '../../src/schemas/search.ts';
-import type { Passage, SearchPassages } from '../../src/schemas/search-passages.ts';
-import { Analyzer } from './analyzer.ts';
-import { loadLanguage } from './language.ts';
+import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
+import type { SearchResult } from '../../contract/schemas/search.ts';
+import type { Passage, SearchPassages } from '../../contract/schemas/search-passages.ts';
+import { Analyzer } from '../../contract/search/analyzer.ts';
+import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
 

@@ -1,9 +1,9 @@
 /**
- * Request parameters of /api/search and /ask, checked against the contract's bounds (src/schemas/search.ts
+ * Request parameters of /api/search and /ask, checked against the contract's bounds (contract/schemas/search.ts
  * LIMITS). Every failure is a 400 invalid_parameter whose hint names the field and its range.
  */
 import { ApiError } from '../errors.ts';
-import { LIMITS } from '../../src/schemas/search.ts';
+import { LIMITS } from '../../contract/schemas/search.ts';
 
 export interface SearchParams {
   query: string;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import lunr from 'lunr';
-import { Analyzer } from './analyzer.ts';
-import { loadLanguage } from './language.ts';
+import { Analyzer } from '../../contract/search/analyzer.ts';
+import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MAX_TERMS, parseQuery, type Clause } from './query.ts';
 
 let analyzer: Analyzer;

@@ -9,7 +9,7 @@
  *   word*    prefix match                           "a b"   quoted words are ordinary words (no phrase search)
  *   the last word also matches as a prefix while the query is being typed ("cryp" finds "cryptography").
  */
-import type { Analyzer } from './analyzer.ts';
+import type { Analyzer } from '../../contract/search/analyzer.ts';
 
 export type Presence = 'optional' | 'required' | 'excluded';
 
@@ -29,14 +29,9 @@ export interface ParsedQuery {
   truncated: boolean;
 }
 
-/** More distinct words than this add cost without changing which episodes rank first. */
-export const MAX_TERMS = 32;
-/** `a*` would expand to a large share of the vocabulary; shorter explicit prefixes are read as plain words. */
-export const MIN_PREFIX = 2;
-/** Each prefix expands to many index terms; past this many, further `word*` are read as plain words. */
-export const MAX_PREFIXES = 5;
-/** The implicit prefix on the last word starts at three characters ("cry" but not "cr"). */
-export const MIN_AUTO_PREFIX = 3;
+import { MAX_PREFIXES, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX } from '../../contract/search/syntax.ts';
+
+export { MAX_PREFIXES, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX };
 
 /** Characters that Lunr's query language gives a meaning; here they only separate words. */
 const SYNTAX = /[:~^*+\-"]/;

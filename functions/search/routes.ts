@@ -5,7 +5,7 @@
 import { readJson } from '../body.ts';
 import { json } from '../errors.ts';
 import type { RequestContext, Route } from '../types.ts';
-import type { AskResponse, SearchResponse, SearchResult } from '../../src/schemas/search.ts';
+import type { AskResponse, SearchResponse, SearchResult } from '../../contract/schemas/search.ts';
 import { getEngine, type SearchEngine } from './engine.ts';
 import { readAskBody, readAskQuery, readSearchParams, type AskParams } from './params.ts';
 import { askEpisodes, searchEpisodes } from './service.ts';

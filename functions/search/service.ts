@@ -3,11 +3,11 @@
  * CONTRACT FOR OTHER MODULES — implemented by the search module:
  *   searchEpisodes(data, { query, limit, offset }) → { total, results }   (same ranking as /api/search)
  *   askEpisodes(data, { query, limit })            → { results }          (same ranking as /ask)
- * results are SearchResult objects (src/schemas/search.ts), including snippet, start and timestamp.
+ * results are SearchResult objects (contract/schemas/search.ts), including snippet, start and timestamp.
  * Callers validate limit/offset against LIMITS first; a query that matches nothing gives { total: 0, results: [] }.
  */
 import type { DataStore } from '../data.ts';
-import type { SearchResult } from '../../src/schemas/search.ts';
+import type { SearchResult } from '../../contract/schemas/search.ts';
 import { getEngine } from './engine.ts';
 
 export interface SearchPage {

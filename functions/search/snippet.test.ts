@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Analyzer } from './analyzer.ts';
-import { loadLanguage } from './language.ts';
+import { Analyzer } from '../../contract/search/analyzer.ts';
+import { loadLanguage } from '../../contract/search/language.ts';
 import { makeSnippet, MARK_CLOSE, MARK_OPEN, sentences, SNIPPET_MAX_LENGTH } from './snippet.ts';
 
 let analyzer: Analyzer;

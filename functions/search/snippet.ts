@@ -4,11 +4,13 @@
  * a terminal or a chat message, and there is no markup to sanitize; any « or » already in the source text is
  * turned into " so the marks are unambiguous.
  */
-import type { Analyzer } from './analyzer.ts';
+import type { Analyzer } from '../../contract/search/analyzer.ts';
 
 export const MARK_OPEN = '«';
 export const MARK_CLOSE = '»';
-export const SNIPPET_MAX_LENGTH = 240;
+import { SNIPPET_MAX_LENGTH } from '../../contract/search/syntax.ts';
+
+export { SNIPPET_MAX_LENGTH };
 const ELLIPSIS = '…';
 
 export interface Snippet {

@@ -1,5 +1,5 @@
 import type { LoadedEpisode } from '../content/load.ts';
-import { parseDuration } from '../content/duration.ts';
+import { parseDuration } from '../../contract/duration.ts';
 
 /** Podcasting 2.0 JSON chapters (application/json+chapters), format version 1.2.0, startTime in seconds. */
 export function buildChaptersJson(episode: Pick<LoadedEpisode, 'title' | 'chapters'>) {

@@ -1,7 +1,7 @@
 import type { DocsExtras } from './docs.ts';
 import type { LoadedContent } from '../content/load.ts';
-import { SEARCH_SYNTAX_DOC } from '../../functions/search/syntax-doc.ts';
-import { TOOL_LIST } from '../../functions/mcp/registry.ts';
+import { SEARCH_SYNTAX_DOC } from '../../contract/search/syntax.ts';
+import { TOOL_LIST } from '../../contract/mcp/tools.ts';
 import { authDocsSection, oauthDocsExtras, tipDocsSection } from './discovery/docs-snippets.ts';
 
 /** What the other modules contribute to docs.md and AGENTS.md (search syntax, MCP tools, OAuth errors). */

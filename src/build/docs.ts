@@ -3,8 +3,8 @@
  * code table and the modules that own each surface, so the docs cannot drift from the behaviour.
  */
 import type { LoadedContent } from '../content/load.ts';
-import { ERROR_CODES } from '../../functions/errors.ts';
-import { LIMITS } from '../schemas/search.ts';
+import { ERROR_CODES } from '../../contract/errors.ts';
+import { LIMITS } from '../../contract/schemas/search.ts';
 import { siteUrls } from './urls.ts';
 
 export interface DocsExtras {

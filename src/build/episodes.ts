@@ -1,5 +1,5 @@
 import type { LoadedEpisode } from '../content/load.ts';
-import { EpisodeListSchema, type Episode } from '../schemas/episode.ts';
+import { EpisodeListSchema, type Episode } from '../../contract/schemas/episode.ts';
 
 /** The contract's Episode: only its fields, in its order, validated before publishing. */
 export function toContractEpisode(e: LoadedEpisode): Episode {

@@ -6,7 +6,7 @@
  */
 import type { LoadedContent } from '../content/load.ts';
 import { siteUrls } from './urls.ts';
-import { TOOL_LIST } from '../../functions/mcp/registry.ts';
+import { TOOL_LIST } from '../../contract/mcp/tools.ts';
 
 const link = (name: string, url: string, notes?: string) => `- [${name}](${url})${notes ? `: ${notes}` : ''}`;
 

@@ -5,7 +5,7 @@
 import type { LoadedContent } from '../content/load.ts';
 import { siteUrls } from './urls.ts';
 import { toContractEpisode } from './episodes.ts';
-import { ServiceDataSchema, type ServiceData } from '../../functions/service-data.ts';
+import { ServiceDataSchema, type ServiceData } from '../../contract/schemas/service-data.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 export function buildServiceData(content: LoadedContent, generatedAt = new Date()): ServiceData {

@@ -9,9 +9,9 @@ import { join, relative } from 'node:path';
 import { v5 as uuidv5 } from 'uuid';
 import { parseDocument, isMap } from 'yaml';
 import type { z } from 'zod';
-import { EpisodeFrontmatterSchema, type Episode } from '../schemas/episode.ts';
-import { PodcastConfigSchema, type PodcastConfig } from '../schemas/podcast.ts';
-import { formatDuration, parseDuration } from './duration.ts';
+import { EpisodeFrontmatterSchema, type Episode } from '../../contract/schemas/episode.ts';
+import { PodcastConfigSchema, type PodcastConfig } from '../../contract/schemas/podcast.ts';
+import { formatDuration, parseDuration } from '../../contract/duration.ts';
 import { markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrt, type Cue } from './srt.ts';
 

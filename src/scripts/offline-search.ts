@@ -6,11 +6,11 @@
  */
 import lunr from 'lunr';
 import { SearchEngine } from '../../functions/search/engine.ts';
-import { Analyzer } from '../../functions/search/analyzer.ts';
-import { loadLanguage } from '../../functions/search/language.ts';
-import type { ServiceData } from '../../functions/service-data.ts';
-import type { SearchPassages } from '../schemas/search-passages.ts';
-import type { SearchResult } from '../schemas/search.ts';
+import { Analyzer } from '../../contract/search/analyzer.ts';
+import { loadLanguage } from '../../contract/search/language.ts';
+import type { ServiceData } from '../../contract/schemas/service-data.ts';
+import type { SearchPassages } from '../../contract/schemas/search-passages.ts';
+import type { SearchResult } from '../../contract/schemas/search.ts';
 
 export interface OfflineSources {
   index: string;

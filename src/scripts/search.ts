@@ -3,7 +3,7 @@
  * the query mirrored in the address (?q=) so a search can be shared or reloaded, and a fallback to the Lunr
  * index in the browser (./offline-search.ts, imported only then) when the API cannot be reached.
  */
-import type { SearchResult } from '../schemas/search.ts';
+import type { SearchResult } from '../../contract/schemas/search.ts';
 import { clock, durationSeconds, formatDate, humanDuration } from '../components/format.ts';
 import type { OfflineSources } from './offline-search.ts';
 

@@ -6,16 +6,16 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { ApiCatalogSchema, type ApiCatalog } from '../../src/schemas/discovery.ts';
+import { ApiCatalogSchema, type ApiCatalog } from '../../contract/schemas/discovery.ts';
 import {
   AuthorizationServerMetadataSchema,
   OpenIdConfigurationSchema,
   ProtectedResourceMetadataSchema,
-} from '../../src/schemas/oauth.ts';
-import { X402DiscoveryResourcesSchema, X402SupportedSchema } from '../../src/schemas/donate.ts';
+} from '../../contract/schemas/oauth.ts';
+import { X402DiscoveryResourcesSchema, X402SupportedSchema } from '../../contract/schemas/donate.ts';
 import { catalogLinks } from '../../src/build/discovery/api-catalog.ts';
 import { apiRoutes } from '../../functions/routes.ts';
-import { OAUTH_ENDPOINTS, OAUTH_PATHS } from '../../functions/oauth/metadata.ts';
+import { OAUTH_ENDPOINTS, OAUTH_PATHS } from '../../contract/oauth.ts';
 
 let server: RunningServer;
 let site: string;

@@ -8,9 +8,9 @@ import { parseFeed, TranscriptType } from 'podcast-partytime';
 import { parseRssFeed } from 'feedsmith';
 import { v5 as uuidv5 } from 'uuid';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { EpisodeListSchema, type Episode } from '../../src/schemas/episode.ts';
-import { SearchIndexSchema } from '../../src/schemas/search.ts';
-import { parseDuration } from '../../src/content/duration.ts';
+import { EpisodeListSchema, type Episode } from '../../contract/schemas/episode.ts';
+import { SearchIndexSchema } from '../../contract/schemas/search.ts';
+import { parseDuration } from '../../contract/duration.ts';
 import { parseSrt } from '../../src/content/srt.ts';
 import { PODCAST_GUID_NAMESPACE } from '../../src/content/load.ts';
 

@@ -13,7 +13,7 @@ import { base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { buildSite } from '../helpers/build.ts';
-import { DonateResponseSchema, X402DiscoveryResourcesSchema, X402SupportedSchema } from '../../src/schemas/donate.ts';
+import { DonateResponseSchema, X402DiscoveryResourcesSchema, X402SupportedSchema } from '../../contract/schemas/donate.ts';
 
 const BASE_SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 

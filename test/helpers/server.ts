@@ -14,12 +14,12 @@ export interface RunningServer {
 }
 
 /**
- * Starts the real server (`node src/server/main.ts`, as `npm start` does) on 127.0.0.1 and a free port,
+ * Starts the real server (`node hosts/node/main.ts`, as `npm start` does) on 127.0.0.1 and a free port,
  * serving distDir, and resolves once it logs that it is listening.
  */
 export async function startServer(options: { distDir: string; env?: Record<string, string>; entry?: string }): Promise<RunningServer> {
   // entry: another script that starts the same server (e.g. with extra test routes); default the real one.
-  const child = spawn(process.execPath, [resolve(ROOT, options.entry ?? 'src/server/main.ts')], {
+  const child = spawn(process.execPath, [resolve(ROOT, options.entry ?? 'hosts/node/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

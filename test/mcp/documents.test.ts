@@ -4,12 +4,12 @@
  * must match the one registry and what tools/list answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpManifestSchema, McpServerCardSchema } from '../../src/schemas/mcp.ts';
-import { AiCatalogSchema } from '../../src/schemas/ai-catalog.ts';
-import { ServiceDataSchema, type ServiceData } from '../../functions/service-data.ts';
-import { TOOL_LIST } from '../../functions/mcp/registry.ts';
-import { listTools } from '../../functions/mcp/documents.ts';
-import { LATEST_PROTOCOL_VERSION, METHODS } from '../../functions/mcp/protocol.ts';
+import { McpManifestSchema, McpServerCardSchema } from '../../contract/schemas/mcp.ts';
+import { AiCatalogSchema } from '../../contract/schemas/ai-catalog.ts';
+import { ServiceDataSchema, type ServiceData } from '../../contract/schemas/service-data.ts';
+import { TOOL_LIST } from '../../contract/mcp/tools.ts';
+import { listTools } from '../../contract/mcp/documents.ts';
+import { LATEST_PROTOCOL_VERSION, METHODS } from '../../contract/mcp/protocol.ts';
 import type { RunningServer } from '../helpers/server.ts';
 import { post, request, startMcpServer } from './helpers.ts';
 

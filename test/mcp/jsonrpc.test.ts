@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallToolResultSchema, InitializeResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcResponseSchema } from '../../src/schemas/mcp.ts';
+import { JsonRpcResponseSchema } from '../../contract/schemas/mcp.ts';
 import type { RunningServer } from '../helpers/server.ts';
 import { INIT_PARAMS, post, request, startMcpServer } from './helpers.ts';
 

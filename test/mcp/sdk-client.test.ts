@@ -7,9 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningServer } from '../helpers/server.ts';
-import { TOOL_LIST } from '../../functions/mcp/registry.ts';
-import { ServiceDataSchema, type ServiceData } from '../../functions/service-data.ts';
-import { SearchResponseSchema } from '../../src/schemas/search.ts';
+import { TOOL_LIST } from '../../contract/mcp/tools.ts';
+import { ServiceDataSchema, type ServiceData } from '../../contract/schemas/service-data.ts';
+import { SearchResponseSchema } from '../../contract/schemas/search.ts';
 import { parseSrt } from '../../src/content/srt.ts';
 import { startMcpServer } from './helpers.ts';
 

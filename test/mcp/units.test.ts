@@ -1,15 +1,15 @@
 /** The MCP module's pure parts: message classification, negotiation, Accept, schemas and documents. */
 import { describe, expect, it } from 'vitest';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { classify, negotiateVersion, supportsBatch, argumentErrorsAreToolErrors } from '../../functions/mcp/protocol.ts';
+import { classify, negotiateVersion, supportsBatch, argumentErrorsAreToolErrors } from '../../contract/mcp/protocol.ts';
 import { parseAccept } from '../../functions/mcp/http.ts';
-import { TOOLS, TOOL_LIST, toJsonSchema } from '../../functions/mcp/registry.ts';
+import { TOOLS, TOOL_LIST, toJsonSchema } from '../../contract/mcp/tools.ts';
 import { IMPLEMENTATIONS } from '../../functions/mcp/tools.ts';
-import { buildAiCatalog, buildManifest, buildServerCard, identityFromService, listTools } from '../../functions/mcp/documents.ts';
+import { buildAiCatalog, buildManifest, buildServerCard, identityFromService, listTools } from '../../contract/mcp/documents.ts';
 import { cuesInWindow, toSeconds } from '../../functions/mcp/transcript.ts';
-import { McpManifestSchema, McpServerCardSchema } from '../../src/schemas/mcp.ts';
-import { AiCatalogSchema } from '../../src/schemas/ai-catalog.ts';
-import type { ServiceData } from '../../functions/service-data.ts';
+import { McpManifestSchema, McpServerCardSchema } from '../../contract/schemas/mcp.ts';
+import { AiCatalogSchema } from '../../contract/schemas/ai-catalog.ts';
+import type { ServiceData } from '../../contract/schemas/service-data.ts';
 
 const service = {
   version: '2.3.4',

@@ -14,7 +14,7 @@ import {
   ProtectedResourceMetadataSchema,
   RegistrationTemplatesResponseSchema,
   TokenResponseSchema,
-} from '../../src/schemas/oauth.ts';
+} from '../../contract/schemas/oauth.ts';
 import { RATE_ENV, SCOPE, authorize, envelope, form, oauthClient, oauthFailure, pkceAuthorization, type OAuthClient } from './helpers.ts';
 
 const SECRET = 'flows-test-secret-0123456789-abcdefghijklmnop';

@@ -5,7 +5,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { expect } from 'vitest';
-import { ErrorEnvelopeSchema } from '../../src/schemas/error.ts';
+import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
 import type { RunningServer } from '../helpers/server.ts';
 
 export const SCOPE = 'read:episodes read:transcripts search:episodes';

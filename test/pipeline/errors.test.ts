@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { ErrorEnvelopeSchema } from '../../src/schemas/error.ts';
+import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
 import { logEntries, raw, waitForLog } from './util.ts';
 
 const FIXTURE = 'test/pipeline/fixtures/server.ts';
@@ -145,7 +145,7 @@ describe('access log', () => {
 
 describe('--help', () => {
   it('lists the settings from the environment', () => {
-    const out = spawnSync(process.execPath, [resolve('src/server/main.ts'), '--help'], { encoding: 'utf8' });
+    const out = spawnSync(process.execPath, [resolve('hosts/node/main.ts'), '--help'], { encoding: 'utf8' });
     expect(out.status).toBe(0);
     for (const name of ['HOST', 'PORT', 'SITE_URL', 'TRUST_PROXY', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SHUTDOWN_TIMEOUT_MS', 'RESPONSE_TIMEOUT_MS']) {
       expect(out.stdout).toContain(name);

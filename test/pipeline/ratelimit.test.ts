@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { ErrorEnvelopeSchema } from '../../src/schemas/error.ts';
+import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
 import { raw, waitForLog, type RawResponse } from './util.ts';
 
 const running: RunningServer[] = [];

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { ErrorEnvelopeSchema } from '../../src/schemas/error.ts';
+import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
 import { freePort, raw, waitForLog } from './util.ts';
 
 let redisPort: number;

@@ -13,17 +13,17 @@ import { expandIpv6, normalizeIp, resolveClientIp } from '../../functions/middle
 import { rateKey } from '../../functions/middleware/rate-limit.ts';
 import { encodingPreference, safePath } from '../../functions/static.ts';
 import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
-import { RedisRateLimitStore } from '../../functions/ratelimit/redis.ts';
+import { RedisRateLimitStore } from '../../hosts/node/redis-store.ts';
 import { MemoryResponse } from '../../functions/memory-response.ts';
 import { PendingHeaders } from '../../functions/middleware/pending-headers.ts';
 import { createApp } from '../../functions/app.ts';
 import { DataStore } from '../../functions/data.ts';
 import { json } from '../../functions/errors.ts';
 import type { Logger } from '../../functions/types.ts';
-import { astroFallback, type NodeHandler } from '../../src/server/astro-bridge.ts';
+import { astroFallback, type NodeHandler } from '../../hosts/node/astro-bridge.ts';
 import { precompressDir } from '../../src/integration/precompress.ts';
-import { inlineScriptHashes } from '../../src/server/static-store.ts';
-import { readConfig } from '../../src/server/config.ts';
+import { inlineScriptHashes } from '../../hosts/node/static-store.ts';
+import { readConfig } from '../../hosts/node/config.ts';
 
 const quiet = (): Logger & { lines: Array<[string, string, Record<string, unknown> | undefined]> } => {
   const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { ErrorEnvelopeSchema } from '../../src/schemas/error.ts';
+import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
 import { raw, rawSocket } from '../pipeline/util.ts';
 
 let server: RunningServer;

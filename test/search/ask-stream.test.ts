@@ -8,7 +8,7 @@ import { routes } from '../../functions/search/routes.ts';
 import { askEpisodes } from '../../functions/search/service.ts';
 import type { DataStore } from '../../functions/data.ts';
 import type { Handler, RequestContext } from '../../functions/types.ts';
-import { AskResponseSchema, SearchResultSchema } from '../../src/schemas/search.ts';
+import { AskResponseSchema, SearchResultSchema } from '../../contract/schemas/search.ts';
 import { contentFiles, memoryStore, sampleContent } from './helpers.ts';
 
 let data: DataStore;

@@ -3,10 +3,10 @@
  * sample podcast (paging invariants, hostile input). No server: these are unit tests of the ranking.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SearchResultSchema } from '../../src/schemas/search.ts';
+import { SearchResultSchema } from '../../contract/schemas/search.ts';
 import { searchEpisodes, askEpisodes } from '../../functions/search/service.ts';
 import { timestamp, withTime, type SearchEngine } from '../../functions/search/engine.ts';
-import { languageKey } from '../../functions/search/language.ts';
+import { languageKey } from '../../contract/search/language.ts';
 import { memoryStore, contentFiles, sampleContent, syntheticEngine } from './helpers.ts';
 
 describe('ranking rules (made-up episodes)', () => {

@@ -11,7 +11,7 @@ import { buildSearchArtifacts, type SearchBuildOptions } from '../../src/build/s
 import { buildServiceData } from '../../src/build/service-data.ts';
 import { buildPassages } from '../../src/build/search/passages.ts';
 import { buildLunrIndex, FIELD_BOOSTS } from '../../src/build/search/lunr-index.ts';
-import { parseDuration } from '../../src/content/duration.ts';
+import { parseDuration } from '../../contract/duration.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { AskResponseSchema, SearchResponseSchema, SearchResultSchema, type SearchResult } from '../../src/schemas/search.ts';
-import { ErrorEnvelopeSchema } from '../../src/schemas/error.ts';
-import { SEARCH_SYNTAX_DOC } from '../../functions/search/syntax-doc.ts';
+import { AskResponseSchema, SearchResponseSchema, SearchResultSchema, type SearchResult } from '../../contract/schemas/search.ts';
+import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
+import { SEARCH_SYNTAX_DOC } from '../../contract/search/syntax.ts';
 
 let server: RunningServer;
 const get = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);

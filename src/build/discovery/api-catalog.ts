@@ -5,9 +5,9 @@
  */
 import type { LoadedContent } from '../../content/load.ts';
 import { siteUrls } from '../urls.ts';
-import { ApiCatalogSchema, type ApiCatalog } from '../../schemas/discovery.ts';
-import { OAUTH_PATHS } from '../../../functions/oauth/metadata.ts';
-import { X402_DISCOVERY_PATH, X402_SUPPORTED_PATH } from '../../../functions/donate/terms.ts';
+import { ApiCatalogSchema, type ApiCatalog } from '../../../contract/schemas/discovery.ts';
+import { OAUTH_PATHS } from '../../../contract/oauth.ts';
+import { X402_DISCOVERY_PATH, X402_SUPPORTED_PATH } from '../../../contract/tips.ts';
 
 type Link = { href: string; type?: string; title?: string };
 

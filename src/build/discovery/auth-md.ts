@@ -17,7 +17,7 @@ import {
   SCOPE_DESCRIPTIONS,
   TOKEN_TYPES,
   registrationTemplates,
-} from '../../../functions/oauth/metadata.ts';
+} from '../../../contract/oauth.ts';
 
 export function buildAuthMd(content: Pick<LoadedContent, 'show'>): string {
   const { show } = content;

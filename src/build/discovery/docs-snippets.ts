@@ -4,8 +4,8 @@
  */
 import type { LoadedContent } from '../../content/load.ts';
 import { siteUrls } from '../urls.ts';
-import { OAUTH_ENDPOINTS, OAUTH_ERRORS, OAUTH_PATHS, SCOPES, SCOPE_DESCRIPTIONS, registrationTemplates } from '../../../functions/oauth/metadata.ts';
-import { TIP, X402_DISCOVERY_PATH, X402_SUPPORTED_PATH, resolveNetwork } from '../../../functions/donate/terms.ts';
+import { OAUTH_ENDPOINTS, OAUTH_ERRORS, OAUTH_PATHS, SCOPES, SCOPE_DESCRIPTIONS, registrationTemplates } from '../../../contract/oauth.ts';
+import { TIP, X402_DISCOVERY_PATH, X402_SUPPORTED_PATH, resolveNetwork } from '../../../contract/tips.ts';
 import { OPENAPI_MEDIA_TYPE } from './api-catalog.ts';
 
 export { OAUTH_ENDPOINTS, OAUTH_ERRORS, SCOPES, SCOPE_DESCRIPTIONS, registrationTemplates, OPENAPI_MEDIA_TYPE };

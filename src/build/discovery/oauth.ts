@@ -8,12 +8,12 @@ import {
   authorizationServerMetadata,
   openidConfiguration,
   protectedResourceMetadata,
-} from '../../../functions/oauth/metadata.ts';
+} from '../../../contract/oauth.ts';
 import {
   AuthorizationServerMetadataSchema,
   OpenIdConfigurationSchema,
   ProtectedResourceMetadataSchema,
-} from '../../schemas/oauth.ts';
+} from '../../../contract/schemas/oauth.ts';
 
 /** /.well-known/oauth-protected-resource (RFC 9728). */
 export function buildProtectedResourceMetadata(content: Pick<LoadedContent, 'show'>) {

@@ -1,17 +1,17 @@
 /**
  * /openapi.json: an OpenAPI 3.1 description of the whole HTTP interface. Every body schema is generated from the
- * zod schemas in src/schemas with zod's own z.toJSONSchema (JSON Schema 2020-12, which OpenAPI 3.1 uses as is),
+ * zod schemas in contract/schemas with zod's own z.toJSONSchema (JSON Schema 2020-12, which OpenAPI 3.1 uses as is),
  * so the description cannot drift from what the handlers validate and the tests check.
  */
 import { z } from 'zod';
 import type { LoadedContent } from '../../content/load.ts';
 import { siteUrls } from '../urls.ts';
-import { EpisodeListSchema, EpisodeSchema } from '../../schemas/episode.ts';
-import { ErrorEnvelopeSchema } from '../../schemas/error.ts';
-import { AskRequestSchema, AskResponseSchema, LIMITS, SearchIndexSchema, SearchResponseSchema, SearchResultSchema } from '../../schemas/search.ts';
-import { StatusResponseSchema } from '../../schemas/status.ts';
-import { JsonRpcRequestSchema, JsonRpcResponseSchema, McpManifestSchema, McpServerCardSchema } from '../../schemas/mcp.ts';
-import { ApiCatalogSchema } from '../../schemas/discovery.ts';
+import { EpisodeListSchema, EpisodeSchema } from '../../../contract/schemas/episode.ts';
+import { ErrorEnvelopeSchema } from '../../../contract/schemas/error.ts';
+import { AskRequestSchema, AskResponseSchema, LIMITS, SearchIndexSchema, SearchResponseSchema, SearchResultSchema } from '../../../contract/schemas/search.ts';
+import { StatusResponseSchema } from '../../../contract/schemas/status.ts';
+import { JsonRpcRequestSchema, JsonRpcResponseSchema, McpManifestSchema, McpServerCardSchema } from '../../../contract/schemas/mcp.ts';
+import { ApiCatalogSchema } from '../../../contract/schemas/discovery.ts';
 import {
   AuthorizationServerMetadataSchema,
   ClaimRequestSchema,
@@ -25,10 +25,10 @@ import {
   RevocationRequestSchema,
   TokenRequestSchema,
   TokenResponseSchema,
-} from '../../schemas/oauth.ts';
-import { DonateResponseSchema, X402DiscoveryResourcesSchema, X402SupportedSchema } from '../../schemas/donate.ts';
-import { OAUTH_PATHS, SCOPES, SCOPE_DESCRIPTIONS } from '../../../functions/oauth/metadata.ts';
-import { X402_DISCOVERY_PATH, X402_SUPPORTED_PATH } from '../../../functions/donate/terms.ts';
+} from '../../../contract/schemas/oauth.ts';
+import { DonateResponseSchema, X402DiscoveryResourcesSchema, X402SupportedSchema } from '../../../contract/schemas/donate.ts';
+import { OAUTH_PATHS, SCOPES, SCOPE_DESCRIPTIONS } from '../../../contract/oauth.ts';
+import { X402_DISCOVERY_PATH, X402_SUPPORTED_PATH } from '../../../contract/tips.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 
 /** The contract's interface version. */

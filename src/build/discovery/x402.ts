@@ -11,8 +11,8 @@ import {
   x402DiscoveryResources,
   x402Supported,
   type TipAddresses,
-} from '../../../functions/donate/terms.ts';
-import { X402DiscoveryResourcesSchema, X402SupportedSchema } from '../../schemas/donate.ts';
+} from '../../../contract/tips.ts';
+import { X402DiscoveryResourcesSchema, X402SupportedSchema } from '../../../contract/schemas/donate.ts';
 
 export function tipAddresses(content: Pick<LoadedContent, 'show'>): TipAddresses {
   const u = siteUrls(content.show);

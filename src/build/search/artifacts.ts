@@ -4,9 +4,9 @@
  */
 import type lunr from 'lunr';
 import type { LoadedContent, LoadedEpisode } from '../../content/load.ts';
-import { SearchIndexSchema } from '../../schemas/search.ts';
-import { SearchPassagesSchema, type SearchPassages } from '../../schemas/search-passages.ts';
-import { languageKey } from '../../../functions/search/language.ts';
+import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
+import { SearchPassagesSchema, type SearchPassages } from '../../../contract/schemas/search-passages.ts';
+import { languageKey } from '../../../contract/search/language.ts';
 import { buildPassages, PASSAGE_WINDOW, type PassageWindow } from './passages.ts';
 import { buildLunrIndex, FIELD_BOOSTS, type SearchField } from './lunr-index.ts';
 

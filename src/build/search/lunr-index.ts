@@ -6,8 +6,8 @@
  * Offline apps load it with `lunr.Index.load` (plus the lunr-languages pack named in passages.json, if any).
  */
 import lunr from 'lunr';
-import { loadLanguage } from '../../../functions/search/language.ts';
-import type { Passage } from '../../schemas/search-passages.ts';
+import { loadLanguage } from '../../../contract/search/language.ts';
+import type { Passage } from '../../../contract/schemas/search-passages.ts';
 
 export type SearchField = 'title' | 'description' | 'guests' | 'topics' | 'chapters' | 'text';
 

@@ -4,7 +4,7 @@
  * does not win a query just by being long (test/search/relevance.test.ts compares both choices).
  */
 import type { Cue } from '../../content/srt.ts';
-import type { Passage } from '../../schemas/search-passages.ts';
+import type { Passage } from '../../../contract/schemas/search-passages.ts';
 
 export interface PassageWindow {
   /** A passage closes at the first sentence end after this many seconds... */

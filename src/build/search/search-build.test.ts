@@ -3,7 +3,7 @@ import lunr from 'lunr';
 import { buildPassages, PASSAGE_WINDOW } from './passages.ts';
 import { buildLunrIndex } from './lunr-index.ts';
 import { buildSearchIndexJson } from './artifacts.ts';
-import { SearchIndexSchema } from '../../schemas/search.ts';
+import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { Cue } from '../../content/srt.ts';
 import type { LoadedEpisode } from '../../content/load.ts';
 

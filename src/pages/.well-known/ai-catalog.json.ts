@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getContent } from '../../content/site.ts';
 import { buildServiceData } from '../../build/service-data.ts';
-import { buildAiCatalog, identityFromService } from '../../../functions/mcp/documents.ts';
+import { buildAiCatalog, identityFromService } from '../../../contract/mcp/documents.ts';
 
 /** The AI Catalog that points agents at the MCP server card (server-card draft discovery). */
 export const GET: APIRoute = () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpisodeSchema } from '../src/schemas/episode.ts';
+import { EpisodeSchema } from './episode.ts';
 
 /** An episode as the handlers need it: the contract's fields plus its absolute addresses. */
 export const ServiceEpisodeSchema = EpisodeSchema.extend({

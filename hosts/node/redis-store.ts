@@ -9,9 +9,9 @@
  * never queued while disconnected, so a dead Redis adds no latency.
  */
 import { createClient } from 'redis';
-import type { Logger } from '../types.ts';
-import { MemoryRateLimitStore } from './memory.ts';
-import type { RateLimitHit, RateLimitStore } from './store.ts';
+import type { Logger } from '../../functions/types.ts';
+import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
+import type { RateLimitHit, RateLimitStore } from '../../functions/ratelimit/store.ts';
 
 /** KEYS[1] counter; ARGV[1] window in ms. Returns { count, ms until the window ends }. */
 export const HIT_SCRIPT = `

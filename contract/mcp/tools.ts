@@ -4,9 +4,9 @@
  * imports this file to write the server card, and the implementations live in tools.ts.
  */
 import { z } from 'zod';
-import { DURATION_PATTERN } from '../../src/schemas/common.ts';
-import { LIMITS, SearchResultSchema } from '../../src/schemas/search.ts';
-import { ServiceEpisodeSchema } from '../service-data.ts';
+import { DURATION_PATTERN } from '../schemas/common.ts';
+import { LIMITS, SearchResultSchema } from '../schemas/search.ts';
+import { ServiceEpisodeSchema } from '../schemas/service-data.ts';
 
 export const LIMIT_HINT = `limit must be an integer from ${LIMITS.limit.min} to ${LIMITS.limit.max} (default ${LIMITS.limit.default})`;
 export const OFFSET_HINT = `offset must be an integer from ${LIMITS.offset.min} to ${LIMITS.offset.max} (default ${LIMITS.offset.default})`;

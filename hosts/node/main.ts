@@ -73,7 +73,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   let limiter: RateLimitStore;
   if (config.redisUrl) {
     // Loaded only when configured: node-redis costs ~150 ms of a ~1 s cold start (measured by bench/).
-    const { RedisRateLimitStore } = await import('../../functions/ratelimit/redis.ts');
+    const { RedisRateLimitStore } = await import('./redis-store.ts');
     const redis = new RedisRateLimitStore({ url: config.redisUrl, log });
     // Start counting in Redis from the first request if it is there; do not wait long if it is not.
     await redis.ready(2_000);

@@ -4,9 +4,9 @@
  * and the handlers both call these with the same /service.json data, so the documents match tools/list exactly.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { McpManifestSchema, McpServerCardSchema, type McpManifest, type McpServerCard } from '../../src/schemas/mcp.ts';
-import { AiCatalogSchema, type AiCatalog } from '../../src/schemas/ai-catalog.ts';
-import type { ServiceData } from '../service-data.ts';
+import { McpManifestSchema, McpServerCardSchema, type McpManifest, type McpServerCard } from '../schemas/mcp.ts';
+import { AiCatalogSchema, type AiCatalog } from '../schemas/ai-catalog.ts';
+import type { ServiceData } from '../schemas/service-data.ts';
 import {
   LATEST_PROTOCOL_VERSION,
   METHODS,
@@ -15,7 +15,7 @@ import {
   supportsStructuredContent,
   type ProtocolVersion,
 } from './protocol.ts';
-import { TOOL_ANNOTATIONS, TOOL_LIST, toJsonSchema } from './registry.ts';
+import { TOOL_ANNOTATIONS, TOOL_LIST, toJsonSchema } from './tools.ts';
 
 /** Who the server is, in the terms every MCP document uses. */
 export interface ServerIdentity {

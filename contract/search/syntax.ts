@@ -1,10 +1,19 @@
 /**
  * The public description of the query syntax and snippet marking, for docs.md (src/build/docs-extras.ts passes
- * it to the docs generator as `searchSyntax`). It sits beside the code it describes so the two change together;
+ * it to the docs generator as `searchSyntax`). Its limits are defined here and imported by
+ * functions/search (query.ts, snippet.ts), so the description and the code cannot drift;
  * test/search/search-api.test.ts checks every example here against the running service.
  */
-import { MAX_PREFIXES, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX } from './query.ts';
-import { SNIPPET_MAX_LENGTH } from './snippet.ts';
+/** More distinct words than this add cost without changing which episodes rank first. */
+export const MAX_TERMS = 32;
+/** `a*` would expand to a large share of the vocabulary; shorter explicit prefixes are read as plain words. */
+export const MIN_PREFIX = 2;
+/** Each prefix expands to many index terms; past this many, further `word*` are read as plain words. */
+export const MAX_PREFIXES = 5;
+/** The implicit prefix on the last word starts at three characters ("cry" but not "cr"). */
+export const MIN_AUTO_PREFIX = 3;
+/** The longest snippet a result carries, in characters. */
+export const SNIPPET_MAX_LENGTH = 240;
 
 export const SEARCH_SYNTAX_DOC = `### Query syntax
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { X402PaymentRequiredV1Schema, X402PaymentRequiredV2Schema } from '../../src/schemas/donate.ts';
-import { resolveNetwork, tipOffer, tipSettingsProblems, toBaseUnits, x402Supported } from './terms.ts';
+import { X402PaymentRequiredV1Schema, X402PaymentRequiredV2Schema } from './schemas/donate.ts';
+import { resolveNetwork, tipOffer, tipSettingsProblems, toBaseUnits, x402Supported } from './tips.ts';
 
 const urls = {
   base: 'https://p.example',

@@ -1,4 +1,4 @@
-import { DURATION_PATTERN } from '../schemas/common.ts';
+import { DURATION_PATTERN } from './schemas/common.ts';
 
 /** "MM:SS" or "HH:MM:SS" → seconds; undefined when the text is not a duration. */
 export function parseDuration(text: string): number | undefined {
