@@ -8,6 +8,7 @@ import node from '@astrojs/node';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { precompress } from './src/integration/precompress.ts';
+import { assetManifest } from './src/integration/asset-manifest.ts';
 
 const show = parse(readFileSync(new URL('./content/podcast.yaml', import.meta.url), 'utf8'));
 const site = (process.env.SITE_URL || show.siteUrl || 'http://localhost:4321').replace(/\/+$/, '');
@@ -22,6 +23,6 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   server: { host: process.env.HOST || 'localhost', port: Number(process.env.PORT) || 4321 },
   devToolbar: { enabled: false },
-  // Writes .br/.gz beside each text file of the build, served by the hosts (hosts/).
-  integrations: [precompress()],
+  // .br/.gz beside each text file of the build, then /_manifest.json: what every host needs to answer each file.
+  integrations: [precompress(), assetManifest()],
 });

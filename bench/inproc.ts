@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { DataStore } from '../functions/data.ts';
 import { askEpisodes, searchEpisodes } from '../functions/search/service.ts';
 import { getEngine } from '../functions/search/engine.ts';
-import { contentTypeFor } from '../hosts/node/static-store.ts';
+import { contentTypeFor } from '../contract/http-policy.ts';
 import { summarizeRuns } from './lib/stats.ts';
 import { processMemory } from './lib/proc.ts';
 import type { QuerySet } from './queries.ts';

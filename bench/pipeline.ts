@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { contentTypeFor } from '../hosts/node/static-store.ts';
+import { contentTypeFor } from '../contract/http-policy.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 

@@ -1,7 +1,7 @@
 /**
  * The request pipeline every request goes through, static documents included, composed in a fixed order:
  *
- *   access log → errors → security headers → CORS → rate limit → bearer auth → [extra middleware]
+ *   access log → errors → response deadline → security headers → CORS → rate limit → bearer auth → [extra middleware]
  *     → API route | prebuilt file | page fallback (Astro) | 404
  *
  * Web-standard only (Request in, Response out), so any host can mount it: hosts/node for Node, or an adapter.
@@ -15,6 +15,7 @@ import type { DataStore } from './data.ts';
 import type { Handler, Logger, Middleware, RequestContext, Route, ServiceEnv } from './types.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
+import { deadline } from './middleware/deadline.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { cors } from './middleware/cors.ts';
 import { DEFAULT_RATE_LIMIT, rateLimit } from './middleware/rate-limit.ts';
@@ -61,12 +62,13 @@ export function createApp(options: AppOptions): App {
   const chain: Middleware[] = [
     accessLog(),
     errorBoundary(),
+    deadline(options.env.responseTimeoutMs),
     securityHeaders(),
     cors(),
     rateLimit({
       store: options.rateLimit?.store ?? new MemoryRateLimitStore(),
-      max: options.rateLimit?.max ?? DEFAULT_RATE_LIMIT.max,
-      windowMs: options.rateLimit?.windowMs ?? DEFAULT_RATE_LIMIT.windowMs,
+      max: options.rateLimit?.max ?? options.env.rateLimitMax ?? DEFAULT_RATE_LIMIT.max,
+      windowMs: options.rateLimit?.windowMs ?? options.env.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT.windowMs,
     }),
     // Optional bearer token (functions/oauth/bearer.ts): after the rate limit, so a flood of bad tokens is
     // throttled like anything else, and before any handler, so ctx.auth is set when it runs.
@@ -88,6 +90,9 @@ export function createApp(options: AppOptions): App {
       let ctx: RequestContext | undefined;
       try {
         const url = new URL(request.url);
+        // The handlers' signal: aborted when the client goes away (the host says so) or at the response deadline.
+        const deadlineController = new AbortController();
+        const clientSignal = platform.signal ?? request.signal;
         ctx = {
           url,
           clientIp: resolveClientIp(request.headers, platform.clientIp, env.trustProxy),
@@ -95,7 +100,8 @@ export function createApp(options: AppOptions): App {
           env,
           data,
           log,
-          signal: platform.signal ?? request.signal,
+          signal: AbortSignal.any([clientSignal, deadlineController.signal]),
+          abort: () => deadlineController.abort(),
           headers: new PendingHeaders(),
           route: router.match(url.pathname),
         };

@@ -82,23 +82,6 @@ export function lookup(files: StaticFiles, path: string): StaticAsset | undefine
   return path.endsWith('/') ? files.get(`${path}index.html`) : files.get(`${path}/index.html`);
 }
 
-/** Cache policy per kind of file. */
-export function cacheControlFor(path: string, type: string): string {
-  // Astro fingerprints these file names: a new build gets new names.
-  if (path.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
-  // Pages and the 404 page: always revalidate (cheap with the ETag), so a deploy shows at once.
-  if (type.startsWith('text/html')) return 'public, max-age=0, must-revalidate';
-  // Episode audio and artwork change rarely, and are large.
-  if (/^(audio|video|image|font)\//.test(type)) return 'public, max-age=86400';
-  // Documents (feed, JSON, llms.txt, transcripts) change with each build: a short freshness, then revalidate.
-  return 'public, max-age=300';
-}
-
-/** Text formats worth compressing. */
-export function isCompressible(type: string): boolean {
-  return /^text\/|^application\/(json|javascript|xml|rss\+xml|atom\+xml|ld\+json|linkset\+json|manifest\+json|x-subrip)|\+json|\+xml|^image\/svg\+xml/.test(type);
-}
-
 export interface StaticResponder {
   (request: Request, ctx: RequestContext): Response | undefined;
   /** The HTML 404 page (the build's 404.html, else a minimal one) for a GET/HEAD asking for text/html; else undefined. */

@@ -17,6 +17,12 @@ export interface ServiceEnv {
   /** Number of proxy hops whose X-Forwarded-For / Forwarded entries are trusted; 0 = use the socket address. */
   trustProxy: number;
   redisUrl?: string;
+  /** Requests per window per client (the contract: 60). */
+  rateLimitMax: number;
+  /** Rate-limit window length in ms (the contract: 60000). */
+  rateLimitWindowMs: number;
+  /** How long the pipeline may take to start an answer before the client gets a 503. */
+  responseTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Raw environment, for modules with settings of their own (signing keys, tip settings). */
   vars: Record<string, string | undefined>;
@@ -32,6 +38,8 @@ export interface RequestContext {
   log: Logger;
   /** Aborted when the client goes away, so long work (an event stream) can stop. */
   signal: AbortSignal;
+  /** Aborts `signal` (the response deadline uses it when a handler takes too long). */
+  abort?: () => void;
   /** Set by the auth middleware when a valid bearer token was sent. */
   auth?: { sub: string; scope: string; client_id: string };
   /** Response headers that middleware adds to whatever the handler answers (rate limit, CORS, ...). */

@@ -2,6 +2,7 @@
  * bearerAuth() as createApp composes it, in process: tokens minted by the service's own token endpoint,
  * attack tokens built with jose, and a probe route that shows what the middleware put in ctx.auth.
  */
+import { readServiceEnv } from '../env.ts';
 import { SignJWT, base64url, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
@@ -37,7 +38,7 @@ const probe: Route = { path: '/probe', methods: { GET: (_req, ctx) => json({ aut
 function app(vars: Record<string, string>) {
   const data = new DataStore(async (path) => (path === '/service.json' ? Response.json(service) : new Response(null, { status: 404 })));
   const a = createApp({
-    env: { trustProxy: 0, logLevel: 'silent', vars },
+    env: readServiceEnv({ ...vars, LOG_LEVEL: 'silent' }),
     data,
     log: silent,
     routes: [probe, ...oauthRoutes],

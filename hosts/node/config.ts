@@ -1,68 +1,30 @@
 import type { ServiceEnv } from '../../functions/types.ts';
+import { positiveInt, readServiceEnv, SERVICE_ENV_HELP } from '../../functions/env.ts';
 
 export interface ServerConfig extends ServiceEnv {
   host: string;
   port: number;
   /** Build output folder (Astro's outDir). */
   distDir: string;
-  /** Requests per window per client (the contract: 60). */
-  rateLimitMax: number;
-  /** Rate-limit window length in ms (the contract: 60000). */
-  rateLimitWindowMs: number;
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
-  /** How long the pipeline may take to start an answer before the client gets a 503. */
-  responseTimeoutMs: number;
 }
 
 export const ENV_HELP = `Environment:
   HOST           interface to listen on (default: localhost; 0.0.0.0 for all)
   PORT           port to listen on (default: 4321)
-  SITE_URL       public address of the service ({base_url}); used at build time for every absolute URL
-  TRUST_PROXY    number of reverse-proxy hops whose X-Forwarded-For/Forwarded to trust (default: 0 = none)
-  REDIS_URL      redis://host:port: share the rate-limit budget between processes (default: in memory)
-  LOG_LEVEL      debug | info | warn | error | silent (default: info); info writes one access-log line per request
   DIST_DIR       build output to serve (default: dist)
-  RATE_LIMIT_MAX        requests per window per client IP (default: 60, the contract's limit; raise only for load tests)
-  RATE_LIMIT_WINDOW_MS  rate-limit window in milliseconds (default: 60000; shorter only for tests)
   SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long requests in flight may take to finish (default: 10000)
-  RESPONSE_TIMEOUT_MS   a request whose answer has not started by then gets a 503 (default: 30000)
-  SIGNING_KEY    Ed25519 private key (JWK JSON or PKCS#8 PEM) for tokens (EdDSA)
-  SIGNING_SECRET secret for HS256 tokens when no SIGNING_KEY is set (dev: a key is generated at start)
-  MCP_ALLOWED_ORIGINS  extra browser origins allowed to call /mcp (comma-separated; the site's own and loopback always are)
-  TIP_WALLET_ADDRESS, TIP_NETWORK, TIP_URL   tip settings (override content/podcast.yaml at build time)`;
+${SERVICE_ENV_HELP}`;
 
 export function readConfig(vars: Record<string, string | undefined> = process.env): ServerConfig {
   const port = Number(vars.PORT ?? 4321);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0–65535, got "${vars.PORT}"`);
-  const trustProxy = Number(vars.TRUST_PROXY ?? 0);
-  if (!Number.isInteger(trustProxy) || trustProxy < 0) {
-    throw new Error(`TRUST_PROXY must be a number of hops (0, 1, 2, ...), got "${vars.TRUST_PROXY}"`);
-  }
-  const logLevel = (vars.LOG_LEVEL ?? 'info') as ServerConfig['logLevel'];
-  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
-    throw new Error(`LOG_LEVEL must be debug, info, warn, error or silent, got "${vars.LOG_LEVEL}"`);
-  }
   return {
-    rateLimitMax: positiveInt(vars, 'RATE_LIMIT_MAX', 60),
-    rateLimitWindowMs: positiveInt(vars, 'RATE_LIMIT_WINDOW_MS', 60_000),
+    ...readServiceEnv(vars),
     shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000),
-    responseTimeoutMs: positiveInt(vars, 'RESPONSE_TIMEOUT_MS', 30_000),
     host: vars.HOST || 'localhost',
     port,
     distDir: vars.DIST_DIR || vars.ASTRO_OUT_DIR || 'dist',
-    siteUrl: vars.SITE_URL || undefined,
-    trustProxy,
-    redisUrl: vars.REDIS_URL || undefined,
-    logLevel,
-    vars,
   };
-}
-
-function positiveInt(vars: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = vars[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
-  return value;
 }

@@ -65,6 +65,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   }
 
   const store = loadStaticStore(clientDir);
+  if (config.siteUrl && store.manifest.siteUrl !== config.siteUrl.replace(/\/+$/, '')) {
+    log.warn('SITE_URL differs from the address the build was made for; documents carry the build\'s address', { built: store.manifest.siteUrl, SITE_URL: config.siteUrl });
+  }
   const data = new DataStore(async (path) => {
     const file = store.get(path);
     return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
@@ -101,22 +104,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     serveStatic,
     fallback,
     notFoundPage: (request) => serveStatic.notFoundPage(request),
-    rateLimit: { store: limiter, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+    rateLimit: { store: limiter },
   });
 
   const inFlight = new Set<AbortController>();
-  /** Requests whose answer the pipeline has not produced yet, with when they started. */
-  const waiting = new Map<ServerResponse, { at: number; controller: AbortController; req: IncomingMessage }>();
   let shuttingDown = false;
   const fallbackHost = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const controller = new AbortController();
     inFlight.add(controller);
-    waiting.set(res, { at: performance.now(), controller, req });
     res.once('close', () => {
       inFlight.delete(controller);
-      waiting.delete(res);
       if (!res.writableFinished) controller.abort();
       if (shuttingDown) server.closeIdleConnections();
     });
@@ -137,34 +136,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       response.headers.set('X-Content-Type-Options', 'nosniff');
       log.info('request', { method: req.method, path: null, status: response.status, duration_ms: 0, ip: req.socket.remoteAddress });
     }
-    if (!waiting.delete(res) || res.headersSent) {
-      // The deadline below answered already; this late answer has nowhere to go.
+    if (res.headersSent || res.destroyed) {
+      // The client went away while the answer was being made: it has nowhere to go.
       void response.body?.cancel().catch(() => {});
       return;
     }
     // While shutting down, no connection is kept for another request.
     await writeResponse(req, res, response, { close: shuttingDown });
   };
-
-  // A handler that never answers must not leave its client waiting forever: past the deadline the client gets
-  // a 503 envelope and the handler's signal is aborted. (Streams are not cut: the deadline is for the answer to
-  // start, not to end.)
-  const sweep = setInterval(() => {
-    const now = performance.now();
-    for (const [res, entry] of waiting) {
-      if (now - entry.at < config.responseTimeoutMs) continue;
-      waiting.delete(res);
-      entry.controller.abort();
-      log.error('no answer within the deadline', { method: entry.req.method, path: entry.req.url?.split('?')[0], timeout_ms: config.responseTimeoutMs });
-      const late = errorResponse('unavailable', {
-        message: 'The service did not finish answering in time.',
-        hint: 'Try again in a moment.',
-        headers: { 'Retry-After': '1', 'X-Content-Type-Options': 'nosniff' },
-      });
-      if (!res.headersSent) void writeResponse(entry.req, res, late, { close: true });
-    }
-  }, Math.max(10, Math.min(1_000, config.responseTimeoutMs / 4)));
-  sweep.unref();
 
   /** 405 for a method the pipeline cannot be given (see UNREPRESENTABLE_METHODS), with the path's real Allow. */
   const methodNotAllowed = (method: string, target: string): Response => {
@@ -224,7 +203,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       }, config.shutdownTimeoutMs);
       await closed;
       clearTimeout(force);
-      clearInterval(sweep);
       await limiter.close?.();
       log.info('stopped', { reason });
       log.flush();

@@ -1,114 +1,79 @@
 /**
- * The build output, read into memory once at start: every file's bytes, its precompressed variants (the .br and
- * .gz files the build wrote beside it, see src/integration/precompress.ts), content type, ETags, cache policy and,
- * for HTML, a CSP that allows its inline scripts by hash. A prebuilt document is then answered without touching
- * the disk, and nothing outside the folder can be answered: the map only holds what the walk below found inside
- * it (no symlinks followed, no dot-files except .well-known), and lookups only take paths safePath accepted.
+ * The build output, read into memory once at start: every file's bytes and its precompressed variants (the .br
+ * and .gz files the build wrote beside it), with what the build decided about each (/_manifest.json: content
+ * type, ETags, cache policy, the CSP of each page). A prebuilt document is then answered without touching the
+ * disk, and nothing outside the folder can be answered: the map holds only what the manifest lists (files the
+ * build walked inside the output, no symlinks, no dot-files but .well-known), and lookups only take paths
+ * safePath accepted.
  */
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
-import {
-  cacheControlFor,
-  isCompressible,
-  lookup,
-  safePath,
-  type StaticAsset,
-  type StaticFiles,
-  type StaticVariant,
-} from '../../functions/static.ts';
-import { contentSecurityPolicy } from '../../functions/middleware/security-headers.ts';
+import { lookup, safePath, type StaticAsset, type StaticFiles, type StaticVariant } from '../../functions/static.ts';
+import { MANIFEST_PATH } from '../../contract/http-policy.ts';
+import { AssetManifestSchema, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/rss+xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.srt': 'application/x-subrip; charset=utf-8',
-  '.vtt': 'text/vtt; charset=utf-8',
-  '.mp3': 'audio/mpeg',
-  '.m4a': 'audio/mp4',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-  '.woff2': 'font/woff2',
-  '.yaml': 'application/yaml; charset=utf-8',
-};
-
-export function contentTypeFor(path: string): string {
-  if (path === '/.well-known/api-catalog') return 'application/linkset+json';
-  if (path.startsWith('/.well-known/') && !/\.[a-z0-9]+$/i.test(path)) return 'application/json; charset=utf-8';
-  if (path === '/robots.txt') return 'text/plain; charset=utf-8';
-  if (path.endsWith('/sitemap.xml') || /sitemap[-\w]*\.xml$/.test(path)) return 'application/xml; charset=utf-8';
-  const ext = /\.[a-z0-9]+$/i.exec(path)?.[0]?.toLowerCase() ?? '';
-  return TYPES[ext] ?? 'application/octet-stream';
-}
-
-/** Smaller files are not worth compressing: the headers would outweigh the saving. */
-const MIN_COMPRESS_BYTES = 512;
+export { contentTypeFor } from '../../contract/http-policy.ts';
 
 export interface StaticStore extends StaticFiles {
   /** Every asset, by URL path. */
   readonly files: ReadonlyMap<string, StaticAsset>;
+  readonly manifest: AssetManifest;
   /** The asset a raw (still percent-encoded) URL path names, or undefined (also for any unsafe path). */
   resolve(rawPath: string): StaticAsset | undefined;
 }
 
-export function loadStaticStore(clientDir: string): StaticStore {
-  const raw = new Map<string, { body: Buffer; mtimeMs: number }>();
-  const walk = (dir: string, urlDir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.') && !(urlDir === '' && entry.name === '.well-known')) continue;
-      const full = join(dir, entry.name);
-      const urlPath = `${urlDir}/${entry.name}`;
-      // lstat, not stat: a symlink in the build output could point anywhere; it is never followed.
-      const stat = lstatSync(full);
-      if (stat.isDirectory()) walk(full, urlPath);
-      else if (stat.isFile()) raw.set(urlPath, { body: readFileSync(full), mtimeMs: stat.mtimeMs });
-    }
-  };
-  walk(clientDir, '');
+export class MissingManifestError extends Error {
+  readonly code = 'missing_manifest';
+}
 
+/** The build's asset manifest, or a MissingManifestError saying how to make one. */
+export function readManifest(clientDir: string): AssetManifest {
+  let text: string;
+  try {
+    text = readFileSync(join(clientDir, MANIFEST_PATH.slice(1)), 'utf8');
+  } catch {
+    throw new MissingManifestError(`${join(clientDir, MANIFEST_PATH.slice(1))} is missing: this output was not made by npm run build`);
+  }
+  return AssetManifestSchema.parse(JSON.parse(text));
+}
+
+export interface LoadOptions {
+  /** Load only the files this accepts (function hosts load only what the function layer answers). */
+  only?: (path: string, entry: AssetEntry) => boolean;
+}
+
+export function loadStaticStore(clientDir: string, options: LoadOptions = {}): StaticStore {
+  const manifest = readManifest(clientDir);
   const files = new Map<string, StaticAsset>();
-  for (const [path, { body, mtimeMs }] of raw) {
-    // foo.br / foo.gz beside foo are foo's variants, not documents of their own.
-    const base = /\.(br|gz)$/.exec(path) ? path.slice(0, -3) : undefined;
-    if (base && raw.has(base)) continue;
-    const type = contentTypeFor(path);
-    const mtimeSec = Math.floor(mtimeMs / 1000);
-    const tag = createHash('sha1').update(body).digest('base64url').slice(0, 22);
+  const read = (path: string): Buffer | undefined => {
+    const full = join(clientDir, path.slice(1));
+    // lstat, not stat: a symlink put into the output after the build could point anywhere; it is never followed.
+    return lstatSync(full, { throwIfNoEntry: false })?.isFile() ? readFileSync(full) : undefined;
+  };
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    if (options.only && !options.only(path, entry)) continue;
+    const body = read(path);
+    if (!body) continue;
     const asset: StaticAsset = {
       path,
-      type,
-      cacheControl: cacheControlFor(path, type),
-      lastModified: new Date(mtimeSec * 1000).toUTCString(),
-      mtimeSec,
-      identity: variant(body, `"${tag}"`),
-      seekable: /^(audio|video)\//.test(type),
+      type: entry.type,
+      cacheControl: entry.cacheControl,
+      lastModified: new Date(entry.mtime * 1000).toUTCString(),
+      mtimeSec: entry.mtime,
+      identity: variant(body, entry.identity.etag),
+      seekable: entry.seekable ?? false,
+      ...(entry.csp ? { csp: entry.csp } : {}),
     };
-    if (isCompressible(type) && body.byteLength >= MIN_COMPRESS_BYTES) {
-      // Prefer what the build wrote (maximum compression); compress here only what it did not (another build).
-      const br = raw.get(`${path}.br`)?.body ?? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } });
-      const gz = raw.get(`${path}.gz`)?.body ?? gzipSync(body, { level: 9 });
-      if (br.byteLength < body.byteLength) asset.br = variant(br, `"${tag}-br"`, 'br');
-      if (gz.byteLength < body.byteLength) asset.gzip = variant(gz, `"${tag}-gz"`, 'gzip');
-    }
-    if (type.startsWith('text/html')) asset.csp = contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')));
+    const br = entry.br && read(`${path}.br`);
+    const gz = entry.gzip && read(`${path}.gz`);
+    if (br && entry.br) asset.br = variant(br, entry.br.etag, 'br');
+    if (gz && entry.gzip) asset.gzip = variant(gz, entry.gzip.etag, 'gzip');
     files.set(path, asset);
   }
 
   return {
     files,
+    manifest,
     get: (path) => files.get(path),
     resolve(rawPath) {
       const path = safePath(rawPath);
@@ -120,18 +85,4 @@ export function loadStaticStore(clientDir: string): StaticStore {
 function variant(bytes: Buffer, etag: string, encoding?: 'br' | 'gzip'): StaticVariant {
   const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return { bytes: view, blob: new Blob([view as Uint8Array<ArrayBuffer>]), etag, ...(encoding ? { encoding } : {}) };
-}
-
-/** sha256 sources for the inline <script> elements of a page (external ones are covered by 'self'). */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-    const attrs = m[1] ?? '';
-    if (/\bsrc\s*=/i.test(attrs)) continue;
-    // JSON-LD and other data blocks are not executed, so they need no allowance.
-    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
-    if (type && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue;
-    hashes.add(`sha256-${createHash('sha256').update(m[2] ?? '', 'utf8').digest('base64')}`);
-  }
-  return [...hashes];
 }

@@ -2,6 +2,7 @@
  * The /ask event stream in-process, where the test controls exactly when the client reads and when it leaves:
  * a client that disconnects after `start` must stop the work (no ranking, no snippets, no more events).
  */
+import { readServiceEnv } from '../../functions/env.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { routes } from '../../functions/search/routes.ts';
@@ -23,7 +24,7 @@ function context(signal: AbortSignal, logs: string[]): RequestContext {
   return {
     url: new URL('http://127.0.0.1/ask'),
     clientIp: '127.0.0.1',
-    env: { trustProxy: 0, logLevel: 'info', vars: {} },
+    env: readServiceEnv({}),
     data,
     log: { info: log, warn: log, error: log },
     signal,

@@ -1,0 +1,49 @@
+/**
+ * The service's settings, read the same way on every host from the variables its platform provides (process.env
+ * on Node, Bun and Deno; the env bindings and secrets of a Worker; Netlify's and Vercel's environment).
+ * A bad value is a start-up error naming the variable, never a silent default.
+ */
+import type { ServiceEnv } from './types.ts';
+
+export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service ({base_url}); used at build time for every absolute URL
+  TRUST_PROXY    number of reverse-proxy hops whose X-Forwarded-For/Forwarded to trust (default: 0 = none)
+  REDIS_URL      redis://host:port: share the rate-limit budget between processes (default: in memory)
+  LOG_LEVEL      debug | info | warn | error | silent (default: info); info writes one access-log line per request
+  RATE_LIMIT_MAX        requests per window per client IP (default: 60, the contract's limit; raise only for load tests)
+  RATE_LIMIT_WINDOW_MS  rate-limit window in milliseconds (default: 60000; shorter only for tests)
+  RESPONSE_TIMEOUT_MS   a request whose answer has not started by then gets a 503 (default: 30000)
+  SIGNING_KEY    Ed25519 private key (JWK JSON or PKCS#8 PEM) for tokens (EdDSA)
+  SIGNING_SECRET secret for HS256 tokens when no SIGNING_KEY is set (dev: a key is generated at start)
+  MCP_ALLOWED_ORIGINS  extra browser origins allowed to call /mcp (comma-separated; the site's own and loopback always are)
+  TIP_WALLET_ADDRESS, TIP_NETWORK, TIP_URL   tip settings (override content/podcast.yaml at build time)`;
+
+export type EnvVars = Record<string, string | undefined>;
+
+export function readServiceEnv(vars: EnvVars): ServiceEnv {
+  const trustProxy = Number(vars.TRUST_PROXY ?? 0);
+  if (!Number.isInteger(trustProxy) || trustProxy < 0) {
+    throw new Error(`TRUST_PROXY must be a number of hops (0, 1, 2, ...), got "${vars.TRUST_PROXY}"`);
+  }
+  const logLevel = (vars.LOG_LEVEL ?? 'info') as ServiceEnv['logLevel'];
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be debug, info, warn, error or silent, got "${vars.LOG_LEVEL}"`);
+  }
+  return {
+    rateLimitMax: positiveInt(vars, 'RATE_LIMIT_MAX', 60),
+    rateLimitWindowMs: positiveInt(vars, 'RATE_LIMIT_WINDOW_MS', 60_000),
+    responseTimeoutMs: positiveInt(vars, 'RESPONSE_TIMEOUT_MS', 30_000),
+    siteUrl: vars.SITE_URL || undefined,
+    trustProxy,
+    redisUrl: vars.REDIS_URL || undefined,
+    logLevel,
+    vars,
+  };
+}
+
+export function positiveInt(vars: EnvVars, name: string, fallback: number): number {
+  const raw = vars[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return value;
+}

@@ -1,0 +1,100 @@
+/**
+ * Build step, after precompress: writes /_manifest.json, what every host needs to answer each file of the output
+ * the same way (media type, cache policy, ETags of each stored representation, the CSP of each page with its
+ * inline scripts allowed by hash, and which files go through the function layer on a CDN). Hosts read it at
+ * start instead of walking, hashing and classifying the output themselves (contract/http-policy.ts decides).
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+import {
+  cacheControlFor,
+  contentSecurityPolicy,
+  contentTypeFor,
+  isCompressible,
+  isFunctionRouted,
+  MANIFEST_PATH,
+  MIN_COMPRESS_BYTES,
+} from '../../contract/http-policy.ts';
+import { AssetManifestSchema, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
+
+export function assetManifest(): AstroIntegration {
+  let site = 'http://localhost:4321';
+  return {
+    name: 'asset-manifest',
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        if (config.site) site = config.site.replace(/\/+$/, '');
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        const manifest = await writeAssetManifest(fileURLToPath(dir), site);
+        logger.info(`${Object.keys(manifest.files).length} files in ${MANIFEST_PATH}`);
+      },
+    },
+  };
+}
+
+export async function writeAssetManifest(root: string, siteUrl: string): Promise<AssetManifest> {
+  const found = new Map<string, string>();
+  const walk = async (dir: string, urlDir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      // Dot-files are never published, except the .well-known documents.
+      if (entry.name.startsWith('.') && !(urlDir === '' && entry.name === '.well-known')) continue;
+      const full = join(dir, entry.name);
+      const urlPath = `${urlDir}/${entry.name}`;
+      if (entry.isDirectory()) await walk(full, urlPath);
+      else if (entry.isFile()) found.set(urlPath, full);
+    }
+  };
+  await walk(root, '');
+  found.delete(MANIFEST_PATH);
+
+  const files: Record<string, AssetEntry> = {};
+  for (const [path, full] of [...found].sort(([a], [b]) => a.localeCompare(b))) {
+    // foo.br / foo.gz beside foo are foo's stored variants, not documents of their own.
+    const base = /\.(br|gz)$/.exec(path) ? path.slice(0, -3) : undefined;
+    if (base && found.has(base)) continue;
+    const [body, info] = await Promise.all([readFile(full), stat(full)]);
+    const type = contentTypeFor(path);
+    const tag = etag(body);
+    const entry: AssetEntry = {
+      type,
+      cacheControl: cacheControlFor(path, type),
+      mtime: Math.floor(info.mtimeMs / 1000),
+      identity: { etag: `"${tag}"`, size: body.byteLength },
+    };
+    if (isCompressible(type) && body.byteLength >= MIN_COMPRESS_BYTES) {
+      for (const [encoding, suffix, mark] of [['br', '.br', 'br'], ['gzip', '.gz', 'gz']] as const) {
+        const variant = found.get(`${path}${suffix}`);
+        if (variant) entry[encoding] = { etag: `"${tag}-${mark}"`, size: (await stat(variant)).size };
+      }
+    }
+    if (type.startsWith('text/html')) entry.csp = contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')));
+    if (/^(audio|video)\//.test(type)) entry.seekable = true;
+    if (isFunctionRouted(path)) entry.fn = true;
+    files[path] = entry;
+  }
+  const manifest = AssetManifestSchema.parse({ version: 1, generated_at: new Date().toISOString(), siteUrl, files });
+  await writeFile(join(root, MANIFEST_PATH.slice(1)), JSON.stringify(manifest));
+  return manifest;
+}
+
+function etag(body: Buffer): string {
+  return createHash('sha1').update(body).digest('base64url').slice(0, 22);
+}
+
+/** sha256 sources for the inline <script> elements of a page (external ones are covered by 'self'). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const attrs = m[1] ?? '';
+    if (/\bsrc\s*=/i.test(attrs)) continue;
+    // JSON-LD and other data blocks are not executed, so they need no allowance.
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
+    if (type && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue;
+    hashes.add(`sha256-${createHash('sha256').update(m[2] ?? '', 'utf8').digest('base64')}`);
+  }
+  return [...hashes];
+}
