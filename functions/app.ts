@@ -37,7 +37,7 @@ export interface AppOptions {
   /** Renders what is a page but was not prebuilt (Astro's handler); undefined when it has nothing either. */
   fallback?: (request: Request, ctx: RequestContext) => Promise<Response | undefined>;
   /** The friendly HTML 404 page for a browser (Accept: text/html); undefined to answer the JSON envelope. */
-  notFoundPage?: (request: Request, ctx: RequestContext) => Response | undefined;
+  notFoundPage?: (request: Request, ctx: RequestContext) => Response | undefined | Promise<Response | undefined>;
   /** Extra middleware, run in order after the built-in ones and before dispatch. */
   middleware?: Middleware[];
   routes?: Route[];
@@ -162,7 +162,7 @@ function createDispatcher(options: AppOptions) {
     if (file) return file;
     const page = await options.fallback?.(request, ctx);
     if (page) return page;
-    const html = options.notFoundPage?.(request, ctx);
+    const html = await options.notFoundPage?.(request, ctx);
     if (html) return html;
     return errorResponse('not_found', {
       message: `Nothing exists at ${ctx.url.pathname}.`,

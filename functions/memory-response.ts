@@ -122,3 +122,13 @@ export class MemoryResponse extends Response {
 export function responseHeader(response: Response, name: string): string | null {
   return response instanceof MemoryResponse ? response.header(name) : response.headers.get(name);
 }
+
+/**
+ * A Response any runtime can send. Runtimes that read a returned Response natively (workerd, Bun, Deno, the
+ * platforms' function runners) do not see MemoryResponse's overridden getters, so hosts other than Node pass
+ * what the pipeline answers through this.
+ */
+export function standardResponse(response: Response): Response {
+  if (!(response instanceof MemoryResponse)) return response;
+  return new Response(response.body, { status: response.status, headers: response.headers });
+}

@@ -1,0 +1,79 @@
+/**
+ * Prebuilt files on a host whose static layer holds the bytes (a Worker's assets binding, a CDN origin): the
+ * build's manifest says what each file is (type, cache policy, CSP, ETag), the platform's fetcher supplies the
+ * bytes and does what a file server does (conditional requests, ranges). Only files the function layer must
+ * answer reach this (the contract's documents, which carry X-RateLimit-*); the CDN answers the rest itself.
+ */
+import { errorResponse } from './errors.ts';
+import { safePath, STATIC_ALLOW } from './static.ts';
+import type { RequestContext } from './types.ts';
+import type { AssetEntry, AssetManifest } from '../contract/schemas/asset-manifest.ts';
+
+/** Fetches a file of the build by its URL path, forwarding the request's validators and range. */
+export type PlatformAssetFetch = (path: string, request: Request) => Promise<Response>;
+
+/** Request headers a file server needs to answer conditionally, partially or compressed. */
+const FORWARDED = ['if-none-match', 'if-modified-since', 'range', 'if-range', 'accept-encoding'];
+
+export function forwardedAssetRequest(url: string, request: Request): Request {
+  const headers = new Headers();
+  for (const name of FORWARDED) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  return new Request(url, { method: request.method === 'HEAD' ? 'HEAD' : 'GET', headers });
+}
+
+export function entryFor(manifest: AssetManifest, path: string): [string, AssetEntry] | undefined {
+  for (const candidate of [path, path.endsWith('/') ? `${path}index.html` : `${path}/index.html`]) {
+    const entry = manifest.files[candidate];
+    if (entry) return [candidate, entry];
+  }
+  return undefined;
+}
+
+export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset: PlatformAssetFetch) {
+  const respond = async (request: Request, ctx: RequestContext): Promise<Response | undefined> => {
+    const path = safePath(ctx.url.pathname);
+    if (path === null) {
+      return errorResponse('invalid_path', {
+        message: 'The request path is not allowed.',
+        hint: 'Paths may not contain "." or ".." segments, backslashes or control characters, encoded or not.',
+      });
+    }
+    const found = entryFor(manifest, path);
+    if (!found) return undefined;
+    const [file, entry] = found;
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: STATIC_ALLOW } });
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return errorResponse('method_not_allowed', {
+        message: `${request.method} is not supported on ${ctx.url.pathname}: it is a prebuilt document.`,
+        hint: `Use one of: ${STATIC_ALLOW}.`,
+        headers: { Allow: STATIC_ALLOW },
+      });
+    }
+    return withEntryHeaders(await fetchAsset(file, request), entry, 200);
+  };
+  /** The build's 404 page for a browser (GET/HEAD asking for HTML); undefined otherwise. */
+  const notFoundPage = async (request: Request): Promise<Response | undefined> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    if (!request.headers.get('accept')?.includes('text/html')) return undefined;
+    const entry = manifest.files['/404.html'];
+    if (!entry) return undefined;
+    const page = await fetchAsset('/404.html', new Request(request.url, { method: request.method }));
+    return withEntryHeaders(page, entry, 404);
+  };
+  return Object.assign(respond, { notFoundPage });
+}
+
+/** The platform's answer, with what the build decided about the file (the platform may guess otherwise). */
+function withEntryHeaders(response: Response, entry: AssetEntry, status: 200 | 404): Response {
+  if (response.status >= 400 && status === 200) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Content-Type', entry.type);
+  if (status === 404) headers.set('Cache-Control', 'no-store');
+  else headers.set('Cache-Control', entry.cacheControl);
+  if (entry.csp) headers.set('Content-Security-Policy', entry.csp);
+  if (entry.seekable) headers.set('Accept-Ranges', 'bytes');
+  return new Response(response.body, { status: status === 404 ? 404 : response.status, headers });
+}

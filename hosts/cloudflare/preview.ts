@@ -1,0 +1,42 @@
+/**
+ * `npm run preview:cloudflare`: serves the Cloudflare build locally in workerd (`wrangler dev`, offline, no
+ * account), honouring HOST, PORT and SITE_URL like `npm start`. Builds first when there is no build for this
+ * SITE_URL. Settings and secrets (SIGNING_KEY, RATE_LIMIT_MAX, ...) are passed to the Worker as its vars.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { readManifest } from '../node/static-store.ts';
+import { writeCloudflareConfig } from './build.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const env = process.env;
+const distDir = resolve(env.DIST_DIR || 'dist');
+const host = env.HOST || 'localhost';
+const port = env.PORT || '4321';
+const siteUrl = (env.SITE_URL || '').replace(/\/+$/, '');
+
+const manifestFile = join(distDir, 'client', '_manifest.json');
+const stale = !existsSync(manifestFile) || (siteUrl && readManifest(join(distDir, 'client')).siteUrl !== siteUrl);
+if (stale) {
+  console.log(JSON.stringify({ level: 'info', msg: `no build for ${siteUrl || 'the configured site URL'}; building first`, dir: distDir }));
+  const built = spawnSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_OUT_DIR: distDir },
+  });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+const config = writeCloudflareConfig(distDir);
+
+/** What the Worker reads from its environment (functions/env.ts and the modules with settings of their own). */
+const PASSED = ['SITE_URL', 'TRUST_PROXY', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'RESPONSE_TIMEOUT_MS', 'SIGNING_KEY', 'SIGNING_SECRET', 'MCP_ALLOWED_ORIGINS', 'TIP_WALLET_ADDRESS', 'TIP_NETWORK', 'TIP_URL'];
+const vars = PASSED.filter((name) => env[name]).flatMap((name) => ['--var', `${name}:${env[name]}`]);
+
+const child = spawn(
+  process.execPath,
+  [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--config', config, '--ip', host, '--port', port, '--local', '--show-interactive-dev-session=false', '--persist-to', join(distDir, 'cloudflare', 'state'), ...vars],
+  { cwd: ROOT, stdio: 'inherit', env: { ...env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_LOG: env.WRANGLER_LOG || 'info' } },
+);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -1,0 +1,75 @@
+/**
+ * The Cloudflare Workers host: the pipeline (functions/app.ts) as a module Worker. Static files are the assets
+ * layer's; the build's manifest routes the contract's documents through this Worker first (run_worker_first in
+ * the generated wrangler config, hosts/cloudflare/build.ts), so they carry X-RateLimit-* here too. Settings and
+ * secrets come from the Worker's environment (vars, secrets); the rate-limit budget is shared by every isolate
+ * through a Durable Object.
+ */
+import { createApp, type App } from '../../functions/app.ts';
+import { DataStore } from '../../functions/data.ts';
+import { readServiceEnv } from '../../functions/env.ts';
+import { standardResponse } from '../../functions/memory-response.ts';
+import { createRemoteStaticResponder, forwardedAssetRequest } from '../../functions/static-remote.ts';
+import { prepareSigningKey } from '../../functions/oauth/keys.ts';
+import type { Logger } from '../../functions/types.ts';
+import { MANIFEST_PATH } from '../../contract/http-policy.ts';
+import { AssetManifestSchema } from '../../contract/schemas/asset-manifest.ts';
+import { DurableObjectRateLimitStore, RateLimitCounter, type CounterNamespace } from './rate-limit.ts';
+
+export { RateLimitCounter };
+
+interface Env {
+  ASSETS: { fetch(request: Request): Promise<Response> };
+  RATE_LIMIT: CounterNamespace;
+  [name: string]: unknown;
+}
+
+/** The assets binding answers by path; the host name is not looked at. */
+const ASSET_ORIGIN = 'https://assets.invalid';
+
+let app: Promise<App> | undefined;
+
+async function createWorkerApp(env: Env): Promise<App> {
+  const vars: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) if (typeof value === 'string') vars[name] = value;
+  const serviceEnv = readServiceEnv(vars);
+  const log = consoleLogger(serviceEnv.logLevel);
+  const fetchAsset = (path: string) => env.ASSETS.fetch(new Request(`${ASSET_ORIGIN}${path}`));
+  const manifest = AssetManifestSchema.parse(await (await fetchAsset(MANIFEST_PATH)).json());
+  const serveStatic = createRemoteStaticResponder(manifest, (path, request) => env.ASSETS.fetch(forwardedAssetRequest(`${ASSET_ORIGIN}${path}`, request)));
+  await prepareSigningKey(serviceEnv, log).catch(() => {});
+  return createApp({
+    env: serviceEnv,
+    data: new DataStore((path) => fetchAsset(path)),
+    log,
+    serveStatic,
+    notFoundPage: (request) => serveStatic.notFoundPage(request),
+    rateLimit: { store: new DurableObjectRateLimitStore(env.RATE_LIMIT, log) },
+  });
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    app ??= createWorkerApp(env).catch((err: unknown) => {
+      app = undefined;
+      throw err;
+    });
+    const clientIp = request.headers.get('cf-connecting-ip') ?? '';
+    return standardResponse(await (await app).fetch(request, { clientIp, signal: request.signal }));
+  },
+};
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 } as const;
+
+/** One JSON line per entry on the Worker's console (wrangler tail, the dashboard's logs). */
+function consoleLogger(level: keyof typeof LEVELS): Logger {
+  const write = (at: keyof typeof LEVELS, msg: string, fields?: Record<string, unknown>) => {
+    if (LEVELS[at] < LEVELS[level]) return;
+    console.log(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }));
+  };
+  return {
+    info: (msg, fields) => write('info', msg, fields),
+    warn: (msg, fields) => write('warn', msg, fields),
+    error: (msg, fields) => write('error', msg, fields),
+  };
+}
