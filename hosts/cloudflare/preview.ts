@@ -35,7 +35,7 @@ const vars = PASSED.filter((name) => env[name]).flatMap((name) => ['--var', `${n
 
 const child = spawn(
   process.execPath,
-  [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--config', config, '--ip', host, '--port', port, '--local', '--show-interactive-dev-session=false', '--persist-to', join(distDir, 'cloudflare', 'state'), ...vars],
+  [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--config', config, '--ip', host, '--port', port, '--local', '--show-interactive-dev-session=false', '--persist-to', env.WRANGLER_PERSIST_DIR || join(distDir, 'cloudflare', 'state'), ...vars],
   { cwd: ROOT, stdio: 'inherit', env: { ...env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_LOG: env.WRANGLER_LOG || 'info' } },
 );
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

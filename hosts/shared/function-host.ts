@@ -1,0 +1,49 @@
+/**
+ * The pipeline for a Node-runtime function platform (Netlify Functions, Vercel Functions): the platform's CDN
+ * serves the site; the function answers the API and the contract's documents (so they carry X-RateLimit-*), read
+ * from the copy of the build deployed with the function. One app per warm instance, made on the first request.
+ * Without REDIS_URL each instance keeps its own rate-limit budget (documented per platform in the README).
+ */
+import { resolve } from 'node:path';
+import { createApp, type App } from '../../functions/app.ts';
+import { DataStore } from '../../functions/data.ts';
+import { readServiceEnv } from '../../functions/env.ts';
+import { standardResponse } from '../../functions/memory-response.ts';
+import { createStaticResponder } from '../../functions/static.ts';
+import { prepareSigningKey } from '../../functions/oauth/keys.ts';
+import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
+import type { RateLimitStore } from '../../functions/ratelimit/store.ts';
+import { createLogger } from '../node/log.ts';
+import { loadStaticStore } from '../node/static-store.ts';
+
+let app: Promise<App> | undefined;
+
+async function createFunctionApp(clientDir: string): Promise<App> {
+  const env = readServiceEnv(process.env);
+  const log = createLogger(env.logLevel);
+  // Only what the function answers or reads: the contract's documents and the data files (fn), the 404 page.
+  const store = loadStaticStore(clientDir, { only: (path, entry) => Boolean(entry.fn) || path === '/404.html' });
+  const data = new DataStore(async (path) => {
+    const file = store.get(path);
+    return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
+  });
+  let limiter: RateLimitStore = new MemoryRateLimitStore();
+  if (env.redisUrl) {
+    const { RedisRateLimitStore } = await import('../node/redis-store.ts');
+    const redis = new RedisRateLimitStore({ url: env.redisUrl, log });
+    await redis.ready(2_000);
+    limiter = redis;
+  }
+  await prepareSigningKey(env, log).catch(() => {});
+  const serveStatic = createStaticResponder(store);
+  return createApp({ env, data, log, serveStatic, notFoundPage: (request) => serveStatic.notFoundPage(request), rateLimit: { store: limiter } });
+}
+
+/** Answers one request; clientIp is what the platform says the client's address is. */
+export async function handle(request: Request, clientIp: string, clientDir = resolve(process.env.DIST_DIR || 'dist', 'client')): Promise<Response> {
+  app ??= createFunctionApp(clientDir).catch((err: unknown) => {
+    app = undefined;
+    throw err;
+  });
+  return standardResponse(await (await app).fetch(request, { clientIp, signal: request.signal }));
+}

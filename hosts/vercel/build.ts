@@ -1,0 +1,67 @@
+/**
+ * `npm run build:vercel`: after `npm run build`, writes .vercel/output (Vercel's Build Output API v3), which
+ * `vercel deploy --prebuilt` uploads as is: static/ (the site, for the CDN), functions/service.func (the bundled
+ * function and its copy of the build's documents) and config.json (the function answers the contract's
+ * documents before the CDN, and whatever the CDN has no file for: the API, and the contract's 404).
+ */
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { contentSecurityPolicy } from '../../contract/http-policy.ts';
+import { readManifest } from '../node/static-store.ts';
+import { bundleFunction } from '../shared/bundle.ts';
+import { functionRoutedPatterns } from '../shared/headers-file.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export async function writeVercelOutput(distDir: string, outDir = join(ROOT, '.vercel/output')): Promise<string> {
+  const clientDir = join(distDir, 'client');
+  const manifest = readManifest(clientDir);
+  rmSync(outDir, { recursive: true, force: true });
+  // The CDN compresses: the build's .br/.gz copies stay behind.
+  cpSync(clientDir, join(outDir, 'static'), { recursive: true, filter: (src) => !/\.(br|gz)$/.test(src) });
+  const funcDir = join(outDir, 'functions', 'service.func');
+  await bundleFunction(join(ROOT, 'hosts/vercel/function.ts'), join(funcDir, 'index.mjs'));
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    if (!entry.fn && path !== '/404.html') continue;
+    for (const suffix of ['', ...(entry.br ? ['.br'] : []), ...(entry.gzip ? ['.gz'] : [])]) {
+      const target = join(funcDir, 'client', `${path}${suffix}`);
+      mkdirSync(dirname(target), { recursive: true });
+      cpSync(join(clientDir, `${path}${suffix}`), target);
+    }
+  }
+  cpSync(join(clientDir, '_manifest.json'), join(funcDir, 'client', '_manifest.json'));
+  writeFileSync(join(funcDir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(
+    join(funcDir, '.vc-config.json'),
+    JSON.stringify({ runtime: 'nodejs22.x', handler: 'index.mjs', launcherType: 'Nodejs', supportsResponseStreaming: true }, null, 2),
+  );
+  const hashes = new Set<string>();
+  for (const entry of Object.values(manifest.files)) for (const m of entry.csp?.matchAll(/'(sha256-[^']+)'/g) ?? []) hashes.add(m[1]!);
+  const toRegex = (pattern: string) => `^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\\\*|\*/g, '.*')}$`;
+  const config = {
+    version: 3,
+    routes: [
+      {
+        src: '/(.*)',
+        headers: {
+          'Content-Security-Policy': contentSecurityPolicy([...hashes].sort()),
+          'X-Content-Type-Options': 'nosniff',
+          'Referrer-Policy': 'strict-origin-when-cross-origin',
+          'X-Frame-Options': 'DENY',
+        },
+        continue: true,
+      },
+      { src: '^/_astro/(.*)$', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' }, continue: true },
+      ...functionRoutedPatterns(manifest).map((pattern) => ({ src: toRegex(pattern), dest: '/service' })),
+      { handle: 'filesystem' },
+      { src: '^/(.*)$', dest: '/service' },
+    ],
+  };
+  writeFileSync(join(outDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  return outDir;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const out = await writeVercelOutput(resolve(process.env.DIST_DIR || 'dist'));
+  console.log(`wrote ${relative(process.cwd(), out)}`);
+}

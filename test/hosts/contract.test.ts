@@ -1,0 +1,230 @@
+/**
+ * The contract, black-box, on every host the project supports: the same requests against `npm start` (Node),
+ * `npm run preview:cloudflare` (workerd) and `npm run preview:bun`, each serving the same sample build. What a
+ * host could lose when it is not the Node host (content types, rate-limit headers on static documents, security
+ * headers, the error envelope, streaming, the 503 deadline) is asserted on each. Node's own behaviour beyond the
+ * contract (logs, signals, framing) is tested in test/pipeline.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { EpisodeListSchema } from '../../contract/schemas/episode.ts';
+import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
+import { AskResponseSchema, SearchResponseSchema } from '../../contract/schemas/search.ts';
+import { StatusResponseSchema } from '../../contract/schemas/status.ts';
+import { McpManifestSchema, McpServerCardSchema } from '../../contract/schemas/mcp.ts';
+import { ApiCatalogSchema } from '../../contract/schemas/discovery.ts';
+import type { RunningServer } from '../helpers/server.ts';
+import { startHost, type HostName } from '../helpers/hosts.ts';
+import { oauthClient, pkceAuthorization } from '../oauth/helpers.ts';
+
+const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+async function expectEnvelope(res: Response, status: number, code?: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = ErrorEnvelopeSchema.parse(await res.json());
+  if (code) expect(body.error.code).toBe(code);
+  expect(body.error.message.length).toBeGreaterThan(0);
+  return body.error;
+}
+
+function expectRateHeaders(res: Response, limit = '1000') {
+  for (const name of RATE_HEADERS) expect(res.headers.get(name), name).toMatch(/^\d+$/);
+  expect(res.headers.get('x-ratelimit-limit')).toBe(limit);
+}
+
+async function readEvents(res: Response): Promise<EventSourceMessage[]> {
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (e) => events.push(e) });
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body!) parser.feed(decoder.decode(chunk, { stream: true }));
+  return events;
+}
+
+/** The full contract on Node and workerd; Bun gets the smoke part (one document, one API call, one error). */
+const suites: Array<[HostName, 'full' | 'smoke']> = [
+  ['node', 'full'],
+  ['cloudflare', 'full'],
+  ['bun', 'smoke'],
+];
+
+describe.each(suites)('on %s', (host, depth) => {
+  let server: RunningServer;
+  const get = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+
+  beforeAll(async () => {
+    // A generous budget: this suite sends many requests from one address. The contract's 60 is tested below.
+    server = await startHost(host, { distDir: inject('distDir'), env: { RATE_LIMIT_MAX: '1000', RESPONSE_TIMEOUT_MS: '30000' } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('serves /episodes.json from the build, with its content type and rate-limit headers', async () => {
+    const res = await get('/episodes.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expectRateHeaders(res);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const episodes = EpisodeListSchema.parse(await res.json());
+    expect(episodes.map((e) => e.id)).toEqual([...episodes.map((e) => e.id)].sort((a, b) => a - b));
+  });
+
+  it('answers /api/search with the contract\'s SearchResponse, and a bad parameter with the envelope', async () => {
+    const res = await get('/api/search?q=honeybee&limit=3');
+    expect(res.status).toBe(200);
+    expectRateHeaders(res);
+    const body = SearchResponseSchema.parse(await res.json());
+    expect(body.results[0]?.id).toBe(3);
+    const bad = await expectEnvelope(await get('/api/search?q=bees&limit=51'), 400);
+    expect(bad.hint).toMatch(/limit/);
+  });
+
+  it('answers an unknown path with the 404 envelope', async () => {
+    const error = await expectEnvelope(await get('/no/such/thing'), 404, 'not_found');
+    expect(error.hint).toMatch(/docs\.md/);
+  });
+
+  if (depth === 'smoke') return;
+
+  it.each([
+    ['/search-index.json', /^application\/json/],
+    ['/rss.xml', /^application\/rss\+xml/],
+    ['/llms.txt', /^text\/plain/],
+    ['/docs.md', /^text\/markdown/],
+    ['/AGENTS.md', /^text\/markdown/],
+    ['/auth.md', /^text\/markdown/],
+    ['/openapi.json', /^application\/json/],
+    ['/.well-known/api-catalog', /^application\/linkset\+json/],
+    ['/.well-known/mcp/server-card.json', /^application\/json/],
+    ['/.well-known/oauth-authorization-server', /^application\/json/],
+    ['/.well-known/oauth-protected-resource', /^application\/json/],
+    ['/.well-known/openid-configuration', /^application\/json/],
+    ['/oauth/jwks.json', /^application\/json/],
+    ['/status', /^application\/json/],
+    ['/mcp', /^application\/json/],
+    ['/.well-known/mcp', /^application\/json/],
+  ])('GET %s: 200, the right type and X-RateLimit-*', async (path, type) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(type);
+    expectRateHeaders(res);
+    await res.arrayBuffer();
+  });
+
+  it('documents parse as the contract says', async () => {
+    StatusResponseSchema.parse(await (await get('/status')).json());
+    McpManifestSchema.parse(await (await get('/mcp')).json());
+    McpServerCardSchema.parse(await (await get('/.well-known/mcp/server-card.json')).json());
+    ApiCatalogSchema.parse(await (await get('/.well-known/api-catalog')).json());
+    const index = (await (await get('/search-index.json')).json()) as Record<string, string>;
+    expect(Object.keys(index)).toContain('1');
+  });
+
+  it('a page carries its Content-Security-Policy and the security headers', async () => {
+    const res = await get('/', { headers: { Accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.text()).toContain('<html');
+  });
+
+  it('a browser asking for a missing page gets the HTML 404 page', async () => {
+    const res = await get('/episodes/999-nothing/', { headers: { Accept: 'text/html' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    await res.text();
+  });
+
+  it('a method a document does not take is 405 with Allow', async () => {
+    const res = await get('/episodes.json', { method: 'POST' });
+    await expectEnvelope(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toMatch(/GET/);
+  });
+
+  it('POST /ask answers JSON, and an event stream start → result* → complete when asked', async () => {
+    const question = 'how do honeybees survive the winter?';
+    const json = await get('/ask', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: question, limit: 3 }) });
+    expect(json.status).toBe(200);
+    expectRateHeaders(json);
+    const answer = AskResponseSchema.parse(await json.json());
+    expect(answer.results[0]?.id).toBe(3);
+    const stream = await get('/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify({ query: question, limit: 3 }),
+    });
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = await readEvents(stream);
+    expect(events[0]?.event).toBe('start');
+    expect(events.at(-1)?.event).toBe('complete');
+    expect(events.filter((e) => e.event === 'result').map((e) => (JSON.parse(e.data) as { id: number }).id)).toEqual(answer.results.map((r) => r.id));
+    await expectEnvelope(await get('/ask', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"query":' }), 400);
+  });
+
+  it('POST /donate is always 402 with the payment headers', async () => {
+    const res = await get('/donate', { method: 'POST' });
+    expect(res.status).toBe(402);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Payment /);
+    expect(res.headers.get('payment-required')).toBeTruthy();
+    expect(res.headers.get('x-payment-required')).toBeTruthy();
+    expect(res.headers.get('link')).toMatch(/rel="?payment/);
+    await res.arrayBuffer();
+  });
+
+  it('MCP: the official SDK client connects, lists the tools and searches', async () => {
+    const client = new Client({ name: `contract-${host}`, version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['search_episodes', 'get_episode', 'get_latest_episode', 'list_episodes', 'subscribe_via_rss']));
+      const result = (await client.callTool({ name: 'search_episodes', arguments: { query: 'varroa mites', limit: 2 } })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.content)).toMatch(/Hive/);
+      const transcript = (await client.callTool({ name: 'get_transcript', arguments: { id: 3, start: 300, end: 330 } })) as CallToolResult;
+      expect(transcript.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('OAuth: the PKCE authorization-code flow with oauth4webapi, and the token works as a bearer', async () => {
+    const c = await oauthClient(server);
+    const { verifier, params, redirectUri } = await pkceAuthorization(c);
+    const tokens = await oauth.processAuthorizationCodeResponse(c.as, c.client, await oauth.authorizationCodeGrantRequest(c.as, c.client, c.auth, params, redirectUri, verifier, c.options));
+    expect(tokens.expires_in).toBe(3600);
+    const res = await get('/api/search?q=bees', { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await expectEnvelope(await get('/api/search?q=bees', { headers: { Authorization: 'Bearer not-a-token' } }), 401, 'invalid_token');
+  });
+});
+
+describe.each(['node', 'cloudflare'] as HostName[])('the contract\'s rate limit on %s', (host) => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startHost(host, { distDir: inject('distDir') });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('60 requests a minute per client, on documents and API alike, then 429 with Retry-After', async () => {
+    for (let i = 1; i <= 60; i++) {
+      const res = await fetch(`${server.url}${i % 2 ? '/episodes.json' : '/status'}`);
+      expect(res.status, `request ${i}`).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(60 - i));
+      await res.arrayBuffer();
+    }
+    const limited = await fetch(`${server.url}/api/search?q=bees`);
+    const error = await expectEnvelope(limited, 429, 'rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(error.hint).toBeTruthy();
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Netlify and Vercel run the service as a Node-runtime function behind their CDN. Their CLIs need accounts, so
+ * these tests do what the platforms do: run the build step the README's recipe runs, check the routing it wrote,
+ * import the built function entry and call it with Web Requests.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { writeNetlifyOutput } from '../../hosts/netlify/build.ts';
+import { writeVercelOutput } from '../../hosts/vercel/build.ts';
+import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
+import { SearchResponseSchema } from '../../contract/schemas/search.ts';
+
+// The functions log like the Node host; only warnings matter here.
+process.env.LOG_LEVEL = 'warn';
+
+type Call = (request: Request, ip: string) => Promise<Response>;
+
+/** What each platform's entry must do for the same requests. */
+function behavesLikeTheService(name: string, call: () => Call) {
+  it(`${name}: serves a contract document with its type and X-RateLimit-*`, async () => {
+    const res = await call()(new Request('https://podcast.example/episodes.json'), '203.0.113.7');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(((await res.json()) as unknown[]).length).toBeGreaterThan(10);
+  });
+
+  it(`${name}: answers the API`, async () => {
+    const res = await call()(new Request('https://podcast.example/api/search?q=varroa'), '203.0.113.7');
+    expect(res.status).toBe(200);
+    expect(SearchResponseSchema.parse(await res.json()).results[0]?.id).toBe(3);
+    const ask = await call()(
+      new Request('https://podcast.example/ask', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"query":"what is a starter?"}' }),
+      '203.0.113.7',
+    );
+    expect(ask.status).toBe(200);
+    await ask.arrayBuffer();
+  });
+
+  it(`${name}: errors are the contract's envelope, and the rate limit is per client address`, async () => {
+    const res = await call()(new Request('https://podcast.example/api/search'), '203.0.113.8');
+    expect(res.status).toBe(400);
+    expect(ErrorEnvelopeSchema.parse(await res.json()).error.hint).toMatch(/q/);
+    for (let i = 0; i < 60; i++) await (await call()(new Request('https://podcast.example/status'), '198.51.100.1')).arrayBuffer();
+    const limited = await call()(new Request('https://podcast.example/status'), '198.51.100.1');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    const other = await call()(new Request('https://podcast.example/status'), '198.51.100.2');
+    expect(other.status).toBe(200);
+  });
+}
+
+describe('Netlify', () => {
+  let handler: (request: Request, context: { ip: string }) => Promise<Response>;
+  let config: { path: string[]; preferStatic: boolean };
+  let distDir: string;
+  beforeAll(async () => {
+    distDir = inject('distDir');
+    const entry = await writeNetlifyOutput(distDir);
+    const mod = (await import(pathToFileURL(entry).href)) as { default: typeof handler; config: typeof config };
+    handler = mod.default;
+    config = mod.config;
+  });
+
+  it('routes the API and the contract documents to the function, before the CDN', () => {
+    expect(config.preferStatic).toBe(false);
+    expect(config.path).toEqual(expect.arrayContaining(['/api/search', '/ask', '/mcp', '/status', '/episodes.json', '/rss.xml', '/llms.txt', '/.well-known/*']));
+    expect(config.path).not.toContain('/');
+    const headers = readFileSync(join(distDir, 'client', '_headers'), 'utf8');
+    expect(headers).toMatch(/^\/\*\n {2}Content-Security-Policy: .*script-src 'self' 'sha256-/m);
+  });
+
+  behavesLikeTheService('Netlify', () => (request, ip) => handler(request, { ip }));
+});
+
+describe('Vercel', () => {
+  let outDir: string;
+  let fetchEntry: (request: Request) => Promise<Response>;
+  beforeAll(async () => {
+    outDir = mkdtempSync(join(tmpdir(), 'vercel-output-'));
+    await writeVercelOutput(inject('distDir'), outDir);
+    const mod = (await import(pathToFileURL(join(outDir, 'functions/service.func/index.mjs')).href)) as { default: { fetch: typeof fetchEntry } };
+    fetchEntry = mod.default.fetch;
+  });
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('writes the Build Output API v3 layout: static site, one Node function with its documents, routes', () => {
+    const vc = JSON.parse(readFileSync(join(outDir, 'functions/service.func/.vc-config.json'), 'utf8')) as Record<string, unknown>;
+    expect(vc).toMatchObject({ launcherType: 'Nodejs', handler: 'index.mjs' });
+    expect(existsSync(join(outDir, 'static/index.html'))).toBe(true);
+    expect(existsSync(join(outDir, 'functions/service.func/client/episodes.json'))).toBe(true);
+    // Audio stays on the CDN only.
+    expect(existsSync(join(outDir, 'functions/service.func/client/audio'))).toBe(false);
+    const config = JSON.parse(readFileSync(join(outDir, 'config.json'), 'utf8')) as { version: number; routes: Array<Record<string, unknown>> };
+    expect(config.version).toBe(3);
+    const filesystem = config.routes.findIndex((r) => r.handle === 'filesystem');
+    const episodes = config.routes.findIndex((r) => typeof r.src === 'string' && new RegExp(r.src).test('/episodes.json') && r.dest === '/service');
+    expect(episodes).toBeGreaterThan(-1);
+    expect(episodes).toBeLessThan(filesystem);
+    expect(config.routes.at(-1)).toMatchObject({ dest: '/service' });
+  });
+
+  behavesLikeTheService('Vercel', () => (request, ip) => {
+    const withIp = new Request(request, { headers: new Headers([...request.headers, ['x-real-ip', ip]]) });
+    return fetchEntry(withIp);
+  });
+});
