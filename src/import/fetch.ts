@@ -23,7 +23,7 @@ function reason(error: unknown, timeoutMs: number): string {
   if (e instanceof FetchFailure) return e.message;
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
   const code = e?.cause?.code;
-  if (code) return `no network (${code})`;
+  if (code) return ['ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN'].includes(code) ? `no network (${code})` : `cannot connect (${code})`;
   return e?.cause?.message ?? e?.message ?? String(error);
 }
 
