@@ -14,7 +14,8 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { basename, dirname, join, resolve } from 'node:path';
 import { Document, isMap, parseDocument, stringify } from 'yaml';
 import { loadContent } from '../content/load.ts';
-import { parseDuration } from '../content/duration.ts';
+import { formatDuration, parseDuration } from '../content/duration.ts';
+import { parseSrt } from '../content/srt.ts';
 import type { Chapter } from '../schemas/episode.ts';
 import { chaptersFromJson } from './chapters.ts';
 import { fetchBytes, fetchToFile, pool, type FetchLike } from './fetch.ts';
@@ -272,26 +273,6 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
       const fields: Record<string, unknown> = { id: plan.id, ...ep.fields };
       const seconds = typeof fields.duration === 'string' ? parseDuration(fields.duration) : undefined;
 
-      // Chapters: the JSON file the item links to, else Podlove chapters in the feed.
-      let chapters: Chapter[] = ep.inlineChapters;
-      if (ep.chaptersUrl) {
-        if (!force && base?.chaptersUrl === ep.chaptersUrl && Array.isArray(base.fields.chapters)) {
-          chapters = base.fields.chapters as Chapter[];
-        } else {
-          try {
-            chapters = chaptersFromJson((await fetchBytes(ep.chaptersUrl, fetchOptions(limits.text))).toString('utf8'));
-          } catch (e) {
-            report.unfetched.push({ item: ep.label, what: 'chapters', url: ep.chaptersUrl, reason: (e as Error).message });
-            if (base?.chaptersUrl && Array.isArray(base.fields.chapters)) chapters = base.fields.chapters as Chapter[];
-          }
-        }
-      }
-      if (seconds !== undefined && chapters.some((c) => parseDuration(c.start)! > seconds)) {
-        notes.push(`${ep.label}: dropped chapters that start after the episode ends (${fields.duration})`);
-        chapters = chapters.filter((c) => parseDuration(c.start)! <= seconds);
-      }
-      if (chapters.length) fields.chapters = chapters;
-
       // Transcript: converted to SubRip, the format the content model reads.
       const srtFile = `${stem}.srt`;
       const srtPath = join(contentDir, 'transcripts', srtFile);
@@ -314,6 +295,32 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
           }
         }
       }
+
+      // Chapters: the JSON file the item links to, else Podlove chapters in the feed.
+      let chapters: Chapter[] = ep.inlineChapters;
+      if (ep.chaptersUrl) {
+        if (!force && base?.chaptersUrl === ep.chaptersUrl && Array.isArray(base.fields.chapters)) {
+          chapters = base.fields.chapters as Chapter[];
+        } else {
+          try {
+            chapters = chaptersFromJson((await fetchBytes(ep.chaptersUrl, fetchOptions(limits.text))).toString('utf8'));
+          } catch (e) {
+            report.unfetched.push({ item: ep.label, what: 'chapters', url: ep.chaptersUrl, reason: (e as Error).message });
+            if (base?.chaptersUrl && Array.isArray(base.fields.chapters)) chapters = base.fields.chapters as Chapter[];
+          }
+        }
+      }
+      // The content model rejects chapters after the end: the duration, or the transcript's last cue without one.
+      let end = seconds;
+      if (end === undefined && fields.srtFile) {
+        const cues = parseSrt(plan.srtText ?? readFileSync(srtPath, 'utf8')).cues;
+        if (cues.length) end = Math.floor(cues[cues.length - 1]!.end);
+      }
+      if (end !== undefined && chapters.some((c) => parseDuration(c.start)! > end)) {
+        notes.push(`${ep.label}: dropped chapters that start after the episode ends (${formatDuration(end)})`);
+        chapters = chapters.filter((c) => parseDuration(c.start)! <= end);
+      }
+      if (chapters.length) fields.chapters = chapters;
 
       // Audio: linked by URL, or downloaded into audio/.
       if (options.audio === 'download') {
