@@ -16,7 +16,8 @@ export interface FetchOptions {
   fetch?: FetchLike;
 }
 
-const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+const mb = (n: number) =>
+  n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${Math.round(n / 1024)} KB` : `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 function reason(error: unknown, timeoutMs: number): string {
   const e = error as Error & { cause?: { code?: string; message?: string } };
