@@ -191,8 +191,19 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
   const show = mapShow(feed, notes);
   const imported = (feed.items ?? []).map((item, i) => mapItem(item, i + 1, show.explicit as boolean, notes));
 
-  // 2. What is there already.
+  // 2. What is there already. A show that no import wrote (the bundled sample) is not merged into without --force.
   const state = readState(contentDir);
+  if (!state && !force && existsSync(join(contentDir, 'podcast.yaml'))) {
+    let title = '';
+    try {
+      title = String((parseDocument(readFileSync(join(contentDir, 'podcast.yaml'), 'utf8')).toJS() as { title?: unknown })?.title ?? '');
+    } catch {}
+    const count = existsSync(join(contentDir, 'episodes')) ? readdirSync(join(contentDir, 'episodes')).filter((f) => f.endsWith('.md')).length : 0;
+    throw new ImportError(
+      `${options.contentDir ?? 'content'}: already holds a show that was not imported${title ? ` ("${title}", ${count} episodes)` : ''}; ` +
+        'import into another folder with --content DIR, or move it away first (--force imports into it anyway)',
+    );
+  }
   const episodesDir = join(contentDir, 'episodes');
   const existing = readExistingEpisodes(episodesDir);
   const usedIds = new Set(existing.ids);

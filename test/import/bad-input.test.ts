@@ -1,11 +1,11 @@
 /** Bad input: one clear line on stderr, exit 1, and nothing written — neither a new folder nor a change to an existing one. */
 import { createServer, type AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFeed } from '../../src/import/import.ts';
-import { FEEDS, FIXTURES, offlineFetch, runImportCli, snapshot } from './helpers.ts';
+import { FEEDS, FIXTURES, offlineFetch, ROOT, runImportCli, snapshot } from './helpers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-bad-'));
 const existing = join(work, 'existing');
@@ -40,6 +40,20 @@ describe.each(cases)('%s', (file, message) => {
     const before = snapshot(existing);
     await expect(importFeed({ source: join(FIXTURES, file), contentDir: existing, fetch: offlineFetch })).rejects.toThrow(/./);
     expect(snapshot(existing)).toEqual(before);
+  });
+});
+
+describe('a content folder that no import wrote', () => {
+  it('is not merged into (the bundled sample show): one line, nothing written', async () => {
+    const sample = join(work, 'sample');
+    cpSync(join(ROOT, 'content'), sample, { recursive: true });
+    const before = snapshot(sample);
+    const result = await runImportCli([join(FEEDS, 'homegrown-hits.xml'), '--content', sample]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `import: ${sample}: already holds a show that was not imported ("Deep Field", 13 episodes); import into another folder with --content DIR, or move it away first (--force imports into it anyway)`,
+    );
+    expect(snapshot(sample)).toEqual(before);
   });
 });
 
