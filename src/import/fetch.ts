@@ -74,7 +74,7 @@ export async function fetchToFile(url: string, path: string, options: FetchOptio
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         size += chunk.byteLength;
         if (size > options.maxBytes) throw new FetchFailure(`larger than ${mb(options.maxBytes)}`);
-        if (!out.write(chunk)) await new Promise((done) => out.once('drain', done));
+        if (!out.write(chunk)) await new Promise<void>((done) => out.once('drain', () => done()));
       }
     } finally {
       await new Promise<void>((done, fail) => out.end((err?: Error | null) => (err ? fail(err) : done())));

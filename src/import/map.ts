@@ -4,7 +4,7 @@
  * Pure: no I/O. Every fact the feed does not hold and the content model needs is filled with a stated default and a
  * note, so the imported show passes `npm run check` and the editor sees what to fill in.
  */
-import type { parseRssFeed } from 'feedsmith';
+import type { RssFeed } from 'feedsmith';
 import { z } from 'zod';
 import type { Chapter } from '../schemas/episode.ts';
 import { formatDuration } from '../content/duration.ts';
@@ -13,7 +13,7 @@ import { chaptersFromPodlove } from './chapters.ts';
 import { notesToMarkdown } from './notes.ts';
 import { pickTranscript, type TranscriptFormat } from './transcripts.ts';
 
-export type ParsedFeed = ReturnType<typeof parseRssFeed>;
+export type ParsedFeed = RssFeed.Feed<string>;
 export type FeedItem = NonNullable<ParsedFeed['items']>[number];
 
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
