@@ -113,6 +113,14 @@ describe('import from a URL with linked transcripts and chapters', () => {
     expect(errors).toEqual([]);
   });
 
+  it('re-runs without changes: nothing rewritten, fetched files not fetched again, failed ones tried again', async () => {
+    const seen = files.requests.length;
+    const again = await runImportCli([feedUrl, '--content', contentDir]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/29 episodes \(0 new, 0 updated, 29 unchanged\), 28 transcripts, 27 with chapters/);
+    expect(files.requests.slice(seen).sort()).toEqual(['/c/1389.json', '/c/1390.json', '/feed.xml', '/t/NA-1393.srt']);
+  });
+
   it('builds and serves; the served rss.xml keeps every item of the source feed', async () => {
     distDir = await buildSite({ name: 'import-no-agenda', env: { CONTENT_DIR: contentDir } });
     server = await startServer({ distDir });
