@@ -234,6 +234,7 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
     unfetched: [],
     notes,
   };
+  if (state && state.source !== options.source) notes.push(`the last import into this folder was from ${state.source}`);
   const newOnes: ImportedEpisode[] = [];
   for (const ep of imported) {
     const current = existing.byGuid.get(ep.guid);
@@ -247,13 +248,18 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
       plans.push({ ep, id, file: current.file, current, base, fields: {} });
     } else newOnes.push(ep);
   }
-  const width = Math.max(3, String(Math.max(...imported.map((e) => numbers.get(e)!), ...usedIds, 0)).length);
-  let nextFree = Math.max(0, ...usedIds, ...imported.map((e) => numbers.get(e)!));
+  let highest = 0;
+  for (const n of [...usedIds, ...numbers.values()]) highest = Math.max(highest, n);
+  const width = Math.max(3, String(highest).length);
+  let nextFree = highest;
   for (const ep of [...newOnes].sort((a, b) => numbers.get(a)! - numbers.get(b)!)) {
-    let id = numbers.get(ep)!;
+    // An episode brought back with --force gets its old id and file name again when they are free.
+    const previous = state?.episodes[ep.guid];
+    const previousId = typeof previous?.fields.id === 'number' ? previous.fields.id : undefined;
+    let id = previousId !== undefined && !usedIds.has(previousId) ? previousId : numbers.get(ep)!;
     if (usedIds.has(id)) id = ++nextFree;
     usedIds.add(id);
-    let file = `${String(id).padStart(width, '0')}-${ep.slug}.md`;
+    let file = previous && id === previousId && !usedFiles.has(previous.file) ? previous.file : `${String(id).padStart(width, '0')}-${ep.slug}.md`;
     for (let n = 2; usedFiles.has(file); n++) file = `${String(id).padStart(width, '0')}-${ep.slug}-${n}.md`;
     usedFiles.add(file);
     plans.push({ ep, id, file, current: undefined, base: state?.episodes[ep.guid], fields: {} });
