@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { DateString, DurationString, HttpUrl } from './common.ts';
 
+/** A bundled audio file's name: no folders, a common audio extension. */
+export const AUDIO_FILE_PATTERN = /^[\w.-]+\.(?:mp3|m4a|aac|ogg|oga|opus|wav|flac)$/;
+
 export const ChapterSchema = z.strictObject({
   start: DurationString,
   title: z.string().min(1, { message: 'must not be empty' }),
@@ -20,8 +23,16 @@ export const EpisodeFrontmatterSchema = z.strictObject({
   duration: DurationString.optional(),
   audioFile: z
     .string()
-    .regex(/^[\w.-]+\.mp3$/, { message: 'must be a file name ending in .mp3 (no folders)' })
+    .regex(AUDIO_FILE_PATTERN, { message: 'must be a file name ending in .mp3 (or .m4a, .aac, .ogg, .opus, .wav, .flac; no folders)' })
     .optional(),
+  /** The audio on another host, linked by absolute URL (an imported show's enclosure). Instead of audioFile. */
+  audioUrl: HttpUrl.optional(),
+  /** The enclosure's length in bytes, for audioUrl (a bundled audioFile's length is its file size). */
+  audioLength: z.int({ message: 'must be a whole number of bytes' }).nonnegative({ message: 'must be a whole number of bytes' }).optional(),
+  /** The enclosure's MIME type; audio/mpeg when not given. */
+  audioType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, { message: 'must be a MIME type such as audio/mpeg' }).optional(),
+  /** The exact publication time (ISO 8601 with offset) when it matters, e.g. an imported feed's pubDate; its day must be date. */
+  pubDate: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2025-01-14T08:00:00Z' }).optional(),
   srtFile: z
     .string()
     .regex(/^[\w.-]+\.srt$/, { message: 'must be a file name ending in .srt (no folders)' })
@@ -32,6 +43,8 @@ export const EpisodeFrontmatterSchema = z.strictObject({
   amazonUrl: HttpUrl.optional(),
   youtubeUrl: HttpUrl.optional(),
   guests: z.array(z.string().min(1)).default([]),
+  /** The episode's hosts (podcast:person role host), when they differ from the show's. */
+  hosts: z.array(z.string().min(1)).default([]),
   topics: z.array(z.string().min(1)).default([]),
   chapters: z.array(ChapterSchema).default([]),
   episodeType: z.enum(['full', 'trailer', 'bonus']).default('full'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The contract's scopes (functions/oauth/metadata.ts has the same list with descriptions). */
+/** The contract's scopes (contract/oauth.ts has the same list with descriptions). */
 export const ScopeSchema = z.enum(['read:episodes', 'read:transcripts', 'search:episodes']);
 
 const ScopeString = z.string().describe('Space-separated scopes: read:episodes read:transcripts search:episodes');

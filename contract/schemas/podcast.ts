@@ -29,6 +29,13 @@ export const PodcastConfigSchema = z.strictObject({
       youtube: HttpUrl.optional(),
     })
     .default({}),
+  /** The show's hosts (podcast:person role host at the channel level). */
+  hosts: z.array(z.string().min(1)).default([]),
+  /**
+   * podcast:guid when the show already has one (an imported feed): a show that moves keeps its GUID.
+   * When absent it is derived from the feed URL.
+   */
+  guid: z.uuid({ message: 'must be a UUID' }).optional(),
   topics: z.array(z.string().min(1)).default([]),
   whenToRecommend: z.string().optional(),
   tips: z

@@ -57,6 +57,9 @@ export function buildRss(content: LoadedContent): string {
     ext('podcast:guid', text(show.guid)),
     ext('podcast:locked', { ...attrs({ owner: show.owner.email }), _text: 'no' }),
   ];
+  if (show.hosts?.length) {
+    channel.push(ext('podcast:person', show.hosts.map((name) => ({ ...attrs({ role: 'host', group: 'cast' }), _text: name }))));
+  }
   if (show.tips.url) {
     channel.push(ext('podcast:funding', { ...attrs({ url: show.tips.url }), _text: `Support ${show.title}` }));
   }
@@ -86,7 +89,7 @@ function item(episode: LoadedEpisode, showExplicit: boolean, urls: ReturnType<ty
     ext('itunes:episode', text(episode.id)),
     ext('itunes:season', text(episode.season)),
     ext('itunes:episodeType', text(episode.episodeType)),
-    ext('itunes:explicit', text(showExplicit ? 'true' : 'false')),
+    ext('itunes:explicit', text((episode.explicit ?? showExplicit) ? 'true' : 'false')),
     ext('podcast:season', text(episode.season)),
     ext('podcast:episode', text(episode.id)),
   ];
@@ -96,15 +99,22 @@ function item(episode: LoadedEpisode, showExplicit: boolean, urls: ReturnType<ty
     extensions.push(ext('podcast:transcript', attrs({ url: transcript, type: 'application/x-subrip', rel: 'captions' })));
   }
   if (chapters) extensions.push(ext('podcast:chapters', attrs({ url: chapters, type: 'application/json+chapters' })));
-  if (episode.guests?.length) {
-    extensions.push(ext('podcast:person', episode.guests.map((name) => ({ ...attrs({ role: 'guest', group: 'cast' }), _text: name }))));
+  const people = [
+    ...(episode.hosts ?? []).map((name) => ({ ...attrs({ role: 'host', group: 'cast' }), _text: name })),
+    ...(episode.guests ?? []).map((name) => ({ ...attrs({ role: 'guest', group: 'cast' }), _text: name })),
+  ];
+  if (people.length) extensions.push(ext('podcast:person', people));
+  if (audio) {
+    // The enclosure exactly as given (feed would normalise the URL and guess the type from the extension), so an
+    // imported show's feed keeps each item's enclosure URL, length and type.
+    extensions.push(ext('enclosure', attrs({ url: audio, length: String(episode.audioBytes ?? 0), type: episode.audioType ?? 'audio/mpeg' })));
   }
   return {
     title: episode.title,
     id: episode.guid,
     guid: episode.guid,
     link: urls.episodePage(episode),
-    date: new Date(`${episode.date}T00:00:00Z`),
+    date: new Date(episode.pubDate ?? `${episode.date}T00:00:00Z`),
     description: episode.desc ?? episode.title,
     content: episode.html || undefined,
     // feed writes itunes:duration (H:MM:SS) from the enclosure's duration.

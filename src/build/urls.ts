@@ -30,7 +30,9 @@ export function siteUrls(show: Show) {
     searchPage: abs('/search/'),
     artwork: /^https?:\/\//.test(show.artwork) ? show.artwork : abs(show.artwork.startsWith('/') ? show.artwork : `/${show.artwork}`),
     episodePage: (e: Pick<LoadedEpisode, 'slug'>) => abs(`/episodes/${e.slug}/`),
-    audio: (e: Pick<LoadedEpisode, 'audioFile'>) => (e.audioFile ? `${audioBase}/${e.audioFile}` : undefined),
+    /** A linked audioUrl as it is; a bundled audioFile under the show's audio base. */
+    audio: (e: Pick<LoadedEpisode, 'audioFile'> & { audioUrl?: string }) =>
+      e.audioUrl ?? (e.audioFile ? `${audioBase}/${e.audioFile}` : undefined),
     transcript: (e: Pick<LoadedEpisode, 'srtFile' | 'hasSrt'>) => (e.srtFile && e.hasSrt ? abs(`/transcripts/${e.srtFile}`) : null),
     chapters: (e: Pick<LoadedEpisode, 'id' | 'chapters'>) => (e.chapters?.length ? abs(`/chapters/${e.id}.json`) : undefined),
   };

@@ -30,8 +30,17 @@ export interface LoadedEpisode extends Episode {
   slug: string;
   html: string;
   cues: Cue[] | null;
-  /** Byte size of the MP3 when it is bundled (the feed's enclosure length). */
+  /** The feed's enclosure length: the byte size of a bundled audio file, else audioLength from the frontmatter. */
   audioBytes: number | null;
+  /** The audio on another host (frontmatter audioUrl), linked instead of a bundled audioFile. */
+  audioUrl?: string;
+  /** The enclosure's MIME type. */
+  audioType: string;
+  /** Exact publication time (ISO 8601), when the frontmatter gives one; otherwise date at 00:00 UTC. */
+  pubDate?: string;
+  hosts: string[];
+  /** Per-episode itunes:explicit; the show's flag when not given. */
+  explicit?: boolean;
   episodeType: 'full' | 'trailer' | 'bonus';
 }
 
@@ -137,7 +146,7 @@ function loadShow(contentDir: string, env: Env, errors: string[], rel: (p: strin
   const config = result.data;
   config.siteUrl = config.siteUrl.replace(/\/+$/, '');
   const feedUrl = `${config.siteUrl}/rss.xml`;
-  const guid = uuidv5(feedUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''), PODCAST_GUID_NAMESPACE);
+  const guid = config.guid ?? uuidv5(feedUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''), PODCAST_GUID_NAMESPACE);
   return { ...config, guid, feedUrl };
 }
 
@@ -190,13 +199,19 @@ function loadEpisode(
     }
   }
 
-  let audioBytes: number | null = null;
-  if (fmData.audioFile) {
+  let audioBytes: number | null = fmData.audioLength ?? null;
+  if (fmData.audioFile && fmData.audioUrl) {
+    errors.push(`${file}: audioFile and audioUrl are both set; keep one (a bundled file or a link to the audio elsewhere)`);
+  } else if (fmData.audioFile) {
     const audioPath = join(dirs.audio, fmData.audioFile);
     if (existsSync(audioPath)) audioBytes = statSync(audioPath).size;
     else if (!show?.audioBaseUrl) {
       errors.push(`${file}: audioFile "${fmData.audioFile}" does not exist in ${rel(dirs.audio)}/ (or set audioBaseUrl in podcast.yaml)`);
     }
+  }
+
+  if (fmData.pubDate && fmData.pubDate.slice(0, 10) !== fmData.date) {
+    errors.push(`${file}: pubDate "${fmData.pubDate}" is not on date ${fmData.date}; change both together`);
   }
 
   const seconds = fmData.duration
@@ -216,7 +231,7 @@ function loadEpisode(
   const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
   const guid =
     fmData.guid ?? (show ? uuidv5(`episode/${fmData.id}`, show.guid) : `episode-${fmData.id}`);
-  const { episodeType, explicit: _explicit, ...contractFields } = fmData;
+  const { episodeType, audioLength: _audioLength, audioType, ...contractFields } = fmData;
   const episode: LoadedEpisode = {
     ...contractFields,
     desc: markdownToText(body) || undefined,
@@ -229,9 +244,19 @@ function loadEpisode(
     html: markdownToHtml(body),
     cues,
     audioBytes,
+    audioType: audioType ?? mimeOfAudioFile(fmData.audioFile),
     episodeType,
   };
   return episode;
+}
+
+const AUDIO_TYPES: Record<string, string> = {
+  mp3: 'audio/mpeg', m4a: 'audio/mp4', aac: 'audio/aac', ogg: 'audio/ogg', oga: 'audio/ogg', opus: 'audio/opus', wav: 'audio/wav', flac: 'audio/flac',
+};
+
+/** The MIME type of a bundled audio file, by its extension (audio/mpeg for MP3 and when unknown). */
+export function mimeOfAudioFile(name: string | undefined): string {
+  return AUDIO_TYPES[name?.split('.').pop()?.toLowerCase() ?? ''] ?? 'audio/mpeg';
 }
 
 function parseYaml(text: string): unknown {

@@ -1,6 +1,6 @@
 /**
  * The OAuth metadata documents, written at build time from the same data the handlers use
- * (functions/oauth/metadata.ts), so the advertised endpoints, scopes and templates are the served ones.
+ * (contract/oauth.ts), so the advertised endpoints, scopes and templates are the served ones.
  */
 import type { LoadedContent } from '../../content/load.ts';
 import { siteUrls } from '../urls.ts';

@@ -9,8 +9,8 @@ export const getStaticPaths = (() => {
   if (show.audioBaseUrl) return [];
   return episodes
     .filter((e) => e.audioFile && existsSync(join(dirs.audio, e.audioFile)))
-    .map((e) => ({ params: { file: e.audioFile! }, props: { path: join(dirs.audio, e.audioFile!) } }));
+    .map((e) => ({ params: { file: e.audioFile! }, props: { path: join(dirs.audio, e.audioFile!), type: e.audioType } }));
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute = ({ props }) =>
-  new Response(readFileSync((props as { path: string }).path), { headers: { 'Content-Type': 'audio/mpeg' } });
+  new Response(readFileSync((props as { path: string; type: string }).path), { headers: { 'Content-Type': (props as { type: string }).type } });

@@ -1,0 +1,75 @@
+/**
+ * What the importer takes from the tags the five real feeds do not have: Podlove chapters, guests, per-episode
+ * explicit, seasons, platform links for the show and the episodes, a Latin-1 feed, an M4A enclosure.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContent } from '../../src/content/load.ts';
+import { importFeed } from '../../src/import/import.ts';
+import { FIXTURES, offlineFetch } from './helpers.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'import-mapping-'));
+const dir = join(work, 'content');
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let report: Awaited<ReturnType<typeof importFeed>>;
+beforeAll(async () => {
+  report = await importFeed({ source: join(FIXTURES, 'podcasting20.xml'), contentDir: dir, fetch: offlineFetch });
+});
+
+describe('podcasting20.xml', () => {
+  it('maps the show: Latin-1 text, language, explicit, owner from managingEditor, hosts, platforms, categories', () => {
+    const show = parseYaml(readFileSync(join(dir, 'podcast.yaml'), 'utf8'));
+    expect(show).toMatchObject({
+      title: 'Café Podlove',
+      description: 'A show in Latin-1. Also on YouTube and Amazon.',
+      author: 'Le Patron',
+      owner: { name: 'Le Patron', email: 'editor@cafe.example' },
+      language: 'fr-fr',
+      explicit: true,
+      categories: [{ category: 'Arts', subcategories: ['Food'] }],
+      artwork: 'https://cafe.example/art.jpg',
+      hosts: ['Marie Dupont'],
+      platforms: {
+        spotify: 'https://open.spotify.com/show/cafepodlove',
+        apple: 'https://podcasts.apple.com/us/podcast/cafe-podlove/id123456789',
+        youtube: 'https://www.youtube.com/@cafepodlove',
+        amazon: 'https://music.amazon.com/podcasts/abc-123',
+      },
+    });
+  });
+
+  it('maps an episode: numbers, season, duration, pubDate, guests and hosts, explicit, platform links, Podlove chapters', () => {
+    const { content, errors } = loadContent(dir, {}, dir);
+    expect(errors).toEqual([]);
+    const [one, two] = content!.episodes;
+    expect(two).toMatchObject({
+      id: 2,
+      season: 3,
+      title: 'Numéro deux',
+      date: '2024-03-02',
+      pubDate: '2024-03-02T18:30:00+01:00',
+      duration: '01:02:03',
+      guests: ['Jean Martin'],
+      hosts: ['Marie Dupont'],
+      explicit: false,
+      audioUrl: 'https://cdn.cafe.example/2.m4a',
+      audioType: 'audio/x-m4a',
+      audioBytes: 2048,
+      spotifyUrl: 'https://open.spotify.com/episode/2abc',
+      appleUrl: 'https://podcasts.apple.com/us/podcast/cafe-podlove/id123456789?i=1000600000002',
+      youtubeUrl: 'https://www.youtube.com/watch?v=abc123',
+      chapters: [
+        { start: '00:00', title: 'Bonjour' },
+        { start: '12:30', title: 'La recette' },
+      ],
+    });
+    expect(two!.html).not.toContain('.x{}');
+    expect(one).toMatchObject({ id: 1, season: 1, duration: '10:00', title: 'Numéro un' });
+    expect(one!.html).toBe('<p>Plain text.<br>Second line.</p>\n');
+    expect(report.notes).toEqual(['item 1 "Numéro deux": dropped chapters that start after the episode ends (01:02:03)']);
+    expect(report.unfetched).toEqual([]);
+  });
+});
