@@ -1,11 +1,15 @@
 /**
  * Prebuilt files on a host whose static layer holds the bytes (a Worker's assets binding, a CDN origin): the
- * build's manifest says what each file is (type, cache policy, CSP, ETag), the platform's fetcher supplies the
- * bytes and does what a file server does (conditional requests, ranges). Only files the function layer must
+ * build's manifest says what each file is (type, cache policy, CSP, ETag). Only files the function layer must
  * answer reach this (the contract's documents, which carry X-RateLimit-*); the CDN answers the rest itself.
+ *
+ * Small documents are fetched once per isolate and then answered from memory like the Node host does (ETag/304,
+ * ranges; measured with bench/hosts.ts: a round trip to the assets layer per request made workerd's
+ * /episodes.json ~30x slower than its /api/search). Larger ones are passed through to the platform's fetcher
+ * per request, which does what a file server does, so an isolate's memory stays bounded.
  */
 import { errorResponse } from './errors.ts';
-import { safePath, STATIC_ALLOW } from './static.ts';
+import { createStaticResponder, safePath, STATIC_ALLOW, type StaticAsset } from './static.ts';
 import type { RequestContext } from './types.ts';
 import type { AssetEntry, AssetManifest } from '../contract/schemas/asset-manifest.ts';
 
@@ -32,7 +36,38 @@ export function entryFor(manifest: AssetManifest, path: string): [string, AssetE
   return undefined;
 }
 
+/** Documents up to this size are kept in memory once fetched, up to CACHE_BUDGET bytes in all. */
+const CACHE_MAX_FILE = 1024 * 1024;
+const CACHE_BUDGET = 24 * 1024 * 1024;
+
 export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset: PlatformAssetFetch) {
+  const cached = new Map<string, StaticAsset>();
+  let cachedBytes = 0;
+  const memory = createStaticResponder({ get: (path) => cached.get(path) });
+  /** Fetches a small document once and keeps it; false when it is not kept (too large, budget spent, failed). */
+  const ensureCached = async (file: string, entry: AssetEntry, request: Request): Promise<boolean> => {
+    if (cached.has(file)) return true;
+    if (entry.identity.size > CACHE_MAX_FILE || cachedBytes + entry.identity.size > CACHE_BUDGET) return false;
+    const res = await fetchAsset(file, new Request(request.url));
+    if (res.status !== 200) {
+      void res.body?.cancel().catch(() => {});
+      return false;
+    }
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (cached.has(file)) return true;
+    cachedBytes += bytes.byteLength;
+    cached.set(file, {
+      path: file,
+      type: entry.type,
+      cacheControl: entry.cacheControl,
+      lastModified: new Date(entry.mtime * 1000).toUTCString(),
+      mtimeSec: entry.mtime,
+      identity: { bytes, blob: new Blob([bytes]), etag: entry.identity.etag },
+      seekable: entry.seekable ?? false,
+      ...(entry.csp ? { csp: entry.csp } : {}),
+    });
+    return true;
+  };
   const respond = async (request: Request, ctx: RequestContext): Promise<Response | undefined> => {
     const path = safePath(ctx.url.pathname);
     if (path === null) {
@@ -52,6 +87,7 @@ export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset:
         headers: { Allow: STATIC_ALLOW },
       });
     }
+    if (await ensureCached(file, entry, request)) return memory(request, ctx);
     return withEntryHeaders(await fetchAsset(file, request), entry, 200);
   };
   /** The build's 404 page for a browser (GET/HEAD asking for HTML); undefined otherwise. */
