@@ -21,6 +21,8 @@ import { DEFAULT_RATE_LIMIT, rateLimit } from './middleware/rate-limit.ts';
 import { resolveClientIp } from './middleware/client-ip.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
+import { MemorySingleUseStore } from './single-use/memory.ts';
+import type { SingleUseStore } from './single-use/store.ts';
 import { bearerAuth } from './oauth/bearer.ts';
 import { MemoryResponse } from './memory-response.ts';
 import { PendingHeaders } from './middleware/pending-headers.ts';
@@ -42,6 +44,8 @@ export interface AppOptions {
   routes?: Route[];
   /** The contract's limit (60 per minute) and an in-memory store unless told otherwise. */
   rateLimit?: { store?: RateLimitStore; max?: number; windowMs?: number };
+  /** Single-use state (OAuth codes, revocations, registrations): this process's memory unless told otherwise. */
+  singleUse?: SingleUseStore;
 }
 
 export interface PlatformInfo {
@@ -82,6 +86,7 @@ export function createApp(options: AppOptions): App {
   };
 
   const { env, data, log } = options;
+  const singleUse = options.singleUse ?? new MemorySingleUseStore();
   return {
     router,
     async fetch(request, platform) {
@@ -97,6 +102,7 @@ export function createApp(options: AppOptions): App {
           log,
           signal: platform.signal ?? request.signal,
           headers: new PendingHeaders(),
+          singleUse,
           route: router.match(url.pathname),
         };
         const response = await run(request, ctx, 0);

@@ -19,6 +19,8 @@ import { errorResponse } from '../../functions/errors.ts';
 import { createStaticResponder } from '../../functions/static.ts';
 import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
 import type { RateLimitStore } from '../../functions/ratelimit/store.ts';
+import { MemorySingleUseStore } from '../../functions/single-use/memory.ts';
+import type { SingleUseStore } from '../../functions/single-use/store.ts';
 import type { Route } from '../../functions/types.ts';
 import { ENV_HELP, readConfig, type ServerConfig } from './config.ts';
 import { createLogger, type ServerLogger } from './log.ts';
@@ -70,16 +72,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
   });
 
+  // One shared store for the rate-limit budget and single-use state (OAuth codes, revocations, registrations).
   let limiter: RateLimitStore;
+  let singleUse: SingleUseStore;
   if (config.redisUrl) {
     // Loaded only when configured: node-redis costs ~150 ms of a ~1 s cold start (measured by bench/).
-    const { RedisRateLimitStore } = await import('./redis-store.ts');
-    const redis = new RedisRateLimitStore({ url: config.redisUrl, log });
+    const { RedisSharedStore } = await import('./redis-store.ts');
+    const redis = new RedisSharedStore({ url: config.redisUrl, log });
     // Start counting in Redis from the first request if it is there; do not wait long if it is not.
     await redis.ready(2_000);
     limiter = redis;
+    singleUse = redis;
   } else {
     limiter = new MemoryRateLimitStore();
+    singleUse = new MemorySingleUseStore();
   }
 
   const fallback = await loadAstroFallback(resolve(config.distDir)).catch((err: Error) => {
@@ -102,6 +108,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     fallback,
     notFoundPage: (request) => serveStatic.notFoundPage(request),
     rateLimit: { store: limiter, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+    singleUse,
   });
 
   const inFlight = new Set<AbortController>();

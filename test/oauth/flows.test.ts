@@ -195,13 +195,11 @@ describe('authorization code with PKCE', () => {
     const search = await oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${c.issuer}/api/search?q=bees`), undefined, undefined, c.options as oauth.ProtectedResourceRequestOptions);
     expect(search.status).toBe(200);
 
-    // Refresh: a new pair; the used refresh token is then spent.
+    // Refresh: a new pair.
     const refreshed = await oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, c.options));
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(refreshed.refresh_token).toBeTypeOf('string');
     expect(decodeJwt(refreshed.access_token).sub).toBe(claims.sub);
-    const again = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, c.options)));
-    expect(again).toMatchObject({ status: 400, code: 'invalid_grant' });
 
     // Narrowing the scope on refresh is allowed; widening is not.
     const narrow = await oauth.processRefreshTokenResponse(
@@ -213,6 +211,13 @@ describe('authorization code with PKCE', () => {
       oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, narrow.refresh_token!, { ...c.options, additionalParameters: { scope: SCOPE } })),
     );
     expect(widen.code).toBe('invalid_scope');
+
+    // The used refresh token is spent; using it again (RFC 9700 §4.14.2) revokes the whole grant, latest tokens included.
+    const again = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, c.options)));
+    expect(again).toMatchObject({ status: 400, code: 'invalid_grant' });
+    expect((await fetch(url('/api/search?q=bees'), { headers: { Authorization: `Bearer ${narrow.access_token}` } })).status).toBe(401);
+    const latest = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, narrow.refresh_token!, c.options)));
+    expect(latest.code).toBe('invalid_grant');
   });
 
   it('binds the requested scope into the code', async () => {
