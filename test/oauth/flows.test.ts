@@ -221,6 +221,9 @@ describe('authorization code with PKCE', () => {
   });
 
   it('binds the requested scope into the code', async () => {
+    // A private-use scheme is redirected to once registered (loopback URIs need no registration).
+    const reg = await fetch(url('/oauth/register'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['com.example.app:/callback'] }) });
+    expect(reg.status).toBe(201);
     const { verifier, params, redirectUri } = await pkceAuthorization(c, 'com.example.app:/callback', 'search:episodes');
     const tokens = await oauth.processAuthorizationCodeResponse(c.as, c.client, await oauth.authorizationCodeGrantRequest(c.as, c.client, c.auth, params, redirectUri, verifier, c.options));
     expect(tokens.scope).toBe('search:episodes');
@@ -270,7 +273,7 @@ describe('authorization code with PKCE', () => {
 
   it('never redirects to an invalid redirect_uri', async () => {
     const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());
-    for (const redirect_uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://app.example/cb#x']) {
+    for (const redirect_uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://app.example/cb#x', 'https://evil.example/cb', 'com.evil.app:/cb']) {
       const res = await authorize(c, { response_type: 'code', client_id: 'public', redirect_uri, code_challenge: challenge, code_challenge_method: 'S256' });
       expect(res.status, redirect_uri).toBe(400);
       expect(res.headers.get('location')).toBeNull();
