@@ -9,6 +9,7 @@
  * merged into whatever answers, without overriding a header the answer set itself.
  */
 import { errorResponse } from './errors.ts';
+import { baseUrlOrRelative } from './base-url.ts';
 import { Router } from './router.ts';
 import { apiRoutes } from './routes.ts';
 import type { DataStore } from './data.ts';
@@ -166,7 +167,8 @@ function createDispatcher(options: AppOptions) {
     if (html) return html;
     return errorResponse('not_found', {
       message: `Nothing exists at ${ctx.url.pathname}.`,
-      hint: `See ${ctx.url.origin}/docs.md for the service's addresses.`,
+      // From the configured site URL: the Host header is the client's to set, and a hint must not echo it.
+      hint: `See ${await baseUrlOrRelative(ctx)}/docs.md for the service's addresses.`,
     });
   };
 }

@@ -8,6 +8,19 @@ export function oauthError(code: string, message: string, hint?: string, status 
   return new ApiError(code, { message, hint, status, headers });
 }
 
+/**
+ * A request body read for an OAuth endpoint: a malformed one (wrong content type, bad JSON, bad UTF-8) is the
+ * contract's 400 invalid_request; 413 and 408 keep their statuses.
+ */
+export async function oauthBody<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) throw oauthError('invalid_request', err.message, err.hint);
+    throw err;
+  }
+}
+
 /** RFC 6749 §3.1: parameters must not repeat (RFC 8707's resource may). */
 export function rejectRepeated(params: URLSearchParams, allowed: string[] = ['resource']): void {
   const seen = new Set<string>();

@@ -19,7 +19,7 @@ import {
   registrationTemplates,
   type RegistrationTemplate,
 } from '../../contract/oauth.ts';
-import { EMAIL_PATTERN, REGISTRATION_URI_RULE, oauthError, parseScope, redirectUriProblem } from './params.ts';
+import { EMAIL_PATTERN, REGISTRATION_URI_RULE, oauthError, parseScope, redirectUriProblem, oauthBody } from './params.ts';
 import { registerRedirectUris } from './redirects.ts';
 
 export const getTemplates: Handler = async (_request, ctx) => {
@@ -32,7 +32,7 @@ export const getTemplates: Handler = async (_request, ctx) => {
 
 export const postRegistration: Handler = async (request, ctx) => {
   const base = await issuerOf(ctx);
-  const body = await readJson(request);
+  const body = await oauthBody(readJson(request));
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw metadataError('The registration request must be a JSON object of client metadata.');
   }

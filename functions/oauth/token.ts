@@ -8,7 +8,7 @@ import { json } from '../errors.ts';
 import type { Handler, RequestContext } from '../types.ts';
 import { NO_STORE, oauthContext, type OAuthContext } from './context.ts';
 import { ACCESS_TOKEN_TTL, GRANT_JWT_BEARER, GRANT_TYPES, PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
-import { PKCE_PATTERN, oauthError, parseResources, parseScope, rejectRepeated, s256, safeEqual } from './params.ts';
+import { PKCE_PATTERN, oauthError, parseResources, parseScope, rejectRepeated, s256, safeEqual, oauthBody } from './params.ts';
 import { redeemCode, revokeGrant, revokedProblem, useRefreshToken } from './revocation.ts';
 import { TokenError, mintToken, openCode, verifyToken } from './tokens.ts';
 
@@ -25,7 +25,7 @@ interface Grant {
 const withGid = (extra: Record<string, unknown> | undefined, gid: string | undefined) => (gid ? { ...extra, gid } : extra);
 
 export const postToken: Handler = async (request, ctx) => {
-  const form = await readForm(request);
+  const form = await oauthBody(readForm(request));
   rejectRepeated(form);
   const oauth = await oauthContext(ctx);
   const grantType = form.get('grant_type');

@@ -341,7 +341,7 @@ describe('other grants', () => {
 
   it('requires a form body at the token endpoint', async () => {
     const res = await fetch(url('/oauth/token'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":"client_credentials"}' });
-    expect(res.status).toBe(415);
+    expect(await envelope(res)).toMatchObject({ status: 400, code: 'invalid_request' });
   });
 
   it('rejects an unknown scope and a foreign resource', async () => {
