@@ -13,6 +13,8 @@ export interface ServerConfig extends ServiceEnv {
   shutdownTimeoutMs: number;
   /** How long the pipeline may take to start an answer before the client gets a 503. */
   responseTimeoutMs: number;
+  /** How long a client may take to send the request headers before it gets a 408 and is disconnected. */
+  headersTimeoutMs: number;
 }
 
 export const ENV_HELP = `Environment:
@@ -27,6 +29,7 @@ export const ENV_HELP = `Environment:
   RATE_LIMIT_WINDOW_MS  rate-limit window in milliseconds (default: 60000; shorter only for tests)
   SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long requests in flight may take to finish (default: 10000)
   RESPONSE_TIMEOUT_MS   a request whose answer has not started by then gets a 503 (default: 30000)
+  HEADERS_TIMEOUT_MS    a client that has not sent its request headers by then gets a 408 and is disconnected (default: 10000)
   SIGNING_KEY    Ed25519 private key (JWK JSON or PKCS#8 PEM) for tokens (EdDSA)
   SIGNING_SECRET secret for HS256 tokens when no SIGNING_KEY is set (dev: a key is generated at start)
   MCP_ALLOWED_ORIGINS  extra browser origins allowed to call /mcp (comma-separated; the site's own and loopback always are)
@@ -48,6 +51,7 @@ export function readConfig(vars: Record<string, string | undefined> = process.en
     rateLimitWindowMs: positiveInt(vars, 'RATE_LIMIT_WINDOW_MS', 60_000),
     shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     responseTimeoutMs: positiveInt(vars, 'RESPONSE_TIMEOUT_MS', 30_000),
+    headersTimeoutMs: positiveInt(vars, 'HEADERS_TIMEOUT_MS', 10_000),
     host: vars.HOST || 'localhost',
     port,
     distDir: vars.DIST_DIR || vars.ASTRO_OUT_DIR || 'dist',

@@ -12,6 +12,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../functions/app.ts';
 import { DataStore } from '../../functions/data.ts';
@@ -27,7 +28,7 @@ import { createLogger, type ServerLogger } from './log.ts';
 import { loadStaticStore } from './static-store.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
-import { BadRequestError, MethodNotAllowedError, toRequest, writeResponse } from './node-http.ts';
+import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
 import { Router } from '../../functions/router.ts';
 
 // Caches compiled code on disk between starts (bench/: CPU to first answer 1,400 → 1,060 ms). Modules imported
@@ -128,7 +129,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (shuttingDown) server.closeIdleConnections();
     });
     let response: Response;
+    let refused = false;
     try {
+      checkFraming(req);
       const request = toRequest(req, { fallbackHost, trustProxy: config.trustProxy });
       response = await app.fetch(request, { clientIp: req.socket.remoteAddress ?? '', signal: controller.signal });
     } catch (err) {
@@ -136,7 +139,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (err instanceof MethodNotAllowedError) {
         response = methodNotAllowed(req.method ?? '', req.url ?? '/');
       } else if (err instanceof BadRequestError) {
-        response = errorResponse('invalid_path', { message: 'The request target is not valid.', hint: 'Send an origin-form path, e.g. GET /episodes.json.' });
+        response = errorResponse(err.code, { message: err.message, hint: err.hint });
+        refused = true;
       } else {
         log.error('request could not be handled', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
         response = errorResponse('internal_error');
@@ -149,8 +153,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       void response.body?.cancel().catch(() => {});
       return;
     }
-    // While shutting down, no connection is kept for another request.
-    await writeResponse(req, res, response, { close: shuttingDown });
+    // While shutting down, no connection is kept for another request; nor after a request framed badly.
+    await writeResponse(req, res, response, { close: shuttingDown || refused });
   };
 
   // A handler that never answers must not leave its client waiting forever: past the deadline the client gets
@@ -184,7 +188,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     });
   };
 
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => void handle(req, res));
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: Math.max(30_000, config.headersTimeoutMs),
+      // Node checks both timeouts on this interval (30 s by default, which let slow headers run 27 s past 10):
+      // checking four times per timeout cuts a slow client within a quarter of it past the configured value.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
+    (req, res) => void handle(req, res),
+  );
   // CONNECT never reaches the request handler (node:http hands over the raw socket): answer it, then close,
   // rather than drop the connection without a word. This is not a proxy.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
@@ -199,9 +212,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     });
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // Unparseable HTTP (bad request line, oversized headers): a plain 400, and the connection is closed.
+    // Unparseable HTTP (bad request line, oversized headers) or too slow (headers not complete within
+    // HEADERS_TIMEOUT_MS, the whole request within its deadline): answered in the contract's envelope, then closed.
     if (socket.writable && !socket.writableEnded) {
-      socket.end(`HTTP/1.1 ${err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      const [status, code, message] =
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? ['431 Request Header Fields Too Large', 'invalid_request', 'The request headers are too large.']
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? ['408 Request Timeout', 'request_timeout', `The request was not received in time (headers within ${config.headersTimeoutMs / 1000} s).`]
+            : ['400 Bad Request', 'invalid_request', 'The request is not valid HTTP/1.1.'];
+      const body = JSON.stringify({ error: { code, message } });
+      socket.end(
+        `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      log.info('request', { method: null, path: null, status: Number(status.slice(0, 3)), error: err.code, ip: (socket as Socket).remoteAddress });
     } else socket.destroy();
   });
 
