@@ -12,7 +12,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-import type { Socket } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../functions/app.ts';
 import { DataStore } from '../../functions/data.ts';
@@ -116,17 +116,24 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   /** Requests whose answer the pipeline has not produced yet, with when they started. */
   const waiting = new Map<ServerResponse, { at: number; controller: AbortController; req: IncomingMessage }>();
   let shuttingDown = false;
+  /** Every open connection: requests in progress on it, and when it last finished one (see shutdown). */
+  const connections = new Map<Socket, { active: number; idleSince: number }>();
   const fallbackHost = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const controller = new AbortController();
     inFlight.add(controller);
     waiting.set(res, { at: performance.now(), controller, req });
+    const connection = connections.get(req.socket);
+    if (connection) connection.active++;
     res.once('close', () => {
       inFlight.delete(controller);
       waiting.delete(res);
       if (!res.writableFinished) controller.abort();
-      if (shuttingDown) server.closeIdleConnections();
+      if (connection) {
+        connection.active--;
+        connection.idleSince = performance.now();
+      }
     });
     let response: Response;
     let refused = false;
@@ -198,6 +205,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     },
     (req, res) => void handle(req, res),
   );
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { active: 0, idleSince: performance.now() });
+    socket.once('close', () => connections.delete(socket));
+  });
   // CONNECT never reaches the request handler (node:http hands over the raw socket): answer it, then close,
   // rather than drop the connection without a word. This is not a proxy.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
@@ -241,23 +252,48 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`;
   log.info('listening', { url, files: store.files.size, rateLimit: `${config.rateLimitMax}/${config.rateLimitWindowMs}ms`, store: config.redisUrl ? 'redis' : 'memory', astroFallback: Boolean(fallback) });
 
+  /**
+   * Graceful shutdown, as a careful proxy drains: stop accepting connections, answer every request in flight or
+   * still arriving with `Connection: close`, and close a keep-alive connection only once it is done. http.Server's
+   * own close() would also drop idle keep-alive connections at once, and a client writing its next request on one
+   * at that moment gets a reset; here an idle connection gets DRAIN_IDLE_MS after its last answer to send one
+   * (answered, with Connection: close) before it is closed with a FIN. At the deadline, whatever is left is cut.
+   */
+  const DRAIN_IDLE_MS = Math.min(1_000, config.shutdownTimeoutMs);
   let stopping: Promise<void> | undefined;
   const shutdown = (reason = 'shutdown') => {
     stopping ??= (async () => {
       shuttingDown = true;
-      log.info('shutting down', { reason, inFlight: inFlight.size });
-      const closed = new Promise<void>((done) => server.close(() => done()));
-      server.closeIdleConnections();
+      const open = connections.size;
+      log.info('shutting down', { reason, inFlight: inFlight.size, connections: open });
+      // net.Server's close: stop listening, leave open connections to drain (not http.Server's, see above).
+      const closed = new Promise<void>((done) => NetServer.prototype.close.call(server, () => done()));
+      let closedIdle = 0;
+      const closeIdle = () => {
+        const now = performance.now();
+        for (const [socket, c] of connections) {
+          if (c.active > 0 || now - c.idleSince < DRAIN_IDLE_MS || socket.writableEnded) continue;
+          closedIdle++;
+          socket.end();
+          setTimeout(() => socket.destroy(), 1_000).unref();
+        }
+      };
+      closeIdle();
+      const drain = setInterval(closeIdle, 25);
+      let forced = 0;
       const force = setTimeout(() => {
-        log.warn('requests still in flight at the shutdown deadline; closing them', { inFlight: inFlight.size });
+        forced = connections.size;
+        log.warn('requests still in flight at the shutdown deadline; closing them', { inFlight: inFlight.size, connections: forced });
         for (const controller of inFlight) controller.abort();
         server.closeAllConnections();
+        for (const socket of connections.keys()) socket.destroy();
       }, config.shutdownTimeoutMs);
       await closed;
+      clearInterval(drain);
       clearTimeout(force);
       clearInterval(sweep);
       await limiter.close?.();
-      log.info('stopped', { reason });
+      log.info('stopped', { reason, connections: open, closedIdle, forced });
       log.flush();
     })();
     return stopping;
