@@ -22,7 +22,7 @@ export const ENV_HELP = `Environment:
   PORT           port to listen on (default: 4321)
   SITE_URL       public address of the service ({base_url}); used at build time for every absolute URL
   TRUST_PROXY    number of reverse-proxy hops whose X-Forwarded-For/Forwarded to trust (default: 0 = none)
-  REDIS_URL      redis://host:port: share the rate-limit budget between processes (default: in memory)
+  REDIS_URL      redis://host:port: share the rate-limit budget and single-use OAuth state between processes (default: in memory)
   LOG_LEVEL      debug | info | warn | error | silent (default: info); info writes one access-log line per request
   DIST_DIR       build output to serve (default: dist)
   RATE_LIMIT_MAX        requests per window per client IP (default: 60, the contract's limit; raise only for load tests)
