@@ -109,8 +109,8 @@ The service redirects only to a URI it trusts, compared as an exact string:
 | \`http://127.0.0.1:<port>/...\`, \`http://[::1]:<port>/...\`, \`http://localhost:<port>/...\` (or https) | always, on any port (RFC 8252 §7.3): no registration needed |
 | \`https://...\`, or an app's private-use scheme such as \`com.example.app:/callback\` | registered at \`POST ${p(OAUTH_PATHS.register)}\` (\`redirect_uris\`), or listed by the show's operator${show.oauth.redirectUris.length ? ` (listed: ${show.oauth.redirectUris.map((r) => `\`${r}\``).join(', ')})` : ''} |
 
-A registration is kept for ${REDIRECT_REGISTRATION_TTL / 86400} days after it was last registered or used, by every server
-process of the deployment; register again at any time (it is idempotent). A \`redirect_uri\` with a fragment, an
+A registration is kept for ${REDIRECT_REGISTRATION_TTL / 86400} days after it was last registered or used, and every
+server process of the deployment sees it; registering again at any time is harmless (it renews it). A \`redirect_uri\` with a fragment, an
 http URI on another host, or one that was never registered is not redirected to: \`/oauth/authorize\` answers
 itself, \`400 invalid_redirect_uri\` (an HTML page for a browser, the JSON envelope otherwise). Other problems
 (PKCE, scope) go back to a trusted \`redirect_uri\` as \`error\` parameters, as RFC 6749 §4.1.2.1 asks.
@@ -146,7 +146,8 @@ A wrong method on any of them is answered \`405 method_not_allowed\` with an \`A
   key is then in [jwks.json](${p(OAUTH_PATHS.jwks)}). Otherwise **HS256** with a server secret, and the key set is
   empty. Only the configured algorithm is accepted; \`alg: none\` never is. Every header carries a \`kid\`.
 - Claims: \`iss\` (${u.base}), \`sub\`, \`aud\` (${u.base}, plus an RFC 8707 \`resource\` under it if you asked for one),
-  \`iat\`, \`exp\`, \`jti\`, \`scope\`, \`client_id\`.
+  \`iat\`, \`exp\`, \`jti\`, \`scope\`, \`client_id\`; tokens from the authorization-code flow also carry \`gid\`, the grant
+  they descend from (what a replay or a revocation revokes).
 - Kinds, by the \`typ\` header: access tokens \`${TOKEN_TYPES.access}\` (${ACCESS_TOKEN_TTL} s), identity assertions
   \`${TOKEN_TYPES.identityAssertion}\` (${ACCESS_TOKEN_TTL} s), refresh tokens \`${TOKEN_TYPES.refresh}\` (${REFRESH_TOKEN_TTL / 3600} h). A refresh token is
   never accepted as a bearer.

@@ -303,7 +303,7 @@ export function buildOpenApi(content: Pick<LoadedContent, 'show'>) {
         parameters: [
           q('response_type', 'Only code', { type: 'string', enum: ['code'] }, true),
           q('client_id', 'Always public', { type: 'string', enum: ['public'] }, true),
-          q('redirect_uri', 'https, loopback http or a private-use scheme', { type: 'string' }, true),
+          q('redirect_uri', 'A loopback URI (any port), or an https or private-use-scheme URI registered at POST /oauth/register (or listed by the operator), matched exactly', { type: 'string' }, true),
           q('code_challenge', 'base64url(SHA-256(code_verifier))', { type: 'string' }, true),
           q('code_challenge_method', 'Only S256', { type: 'string', enum: ['S256'] }, true),
           q('scope', 'Space-separated scopes (default: all)', { type: 'string' }),
