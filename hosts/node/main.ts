@@ -256,14 +256,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
    * Graceful shutdown, as a careful proxy drains: stop accepting connections, answer every request in flight or
    * still arriving with `Connection: close`, and close a keep-alive connection only once it is done. http.Server's
    * own close() would also drop idle keep-alive connections at once, and a client writing its next request on one
-   * at that moment gets a reset; here an idle connection gets DRAIN_IDLE_MS after its last answer to send one
-   * (answered, with Connection: close) before it is closed with a FIN. At the deadline, whatever is left is cut.
+   * at that moment gets a reset; here an idle connection gets DRAIN_IDLE_MS (counted from the later of its last
+   * answer and the start of the shutdown) to send one, which is answered with Connection: close, before it is
+   * closed with a FIN. At the deadline, whatever is left is cut.
    */
   const DRAIN_IDLE_MS = Math.min(1_000, config.shutdownTimeoutMs);
   let stopping: Promise<void> | undefined;
   const shutdown = (reason = 'shutdown') => {
     stopping ??= (async () => {
       shuttingDown = true;
+      const since = performance.now();
       const open = connections.size;
       log.info('shutting down', { reason, inFlight: inFlight.size, connections: open });
       // net.Server's close: stop listening, leave open connections to drain (not http.Server's, see above).
@@ -272,7 +274,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       const closeIdle = () => {
         const now = performance.now();
         for (const [socket, c] of connections) {
-          if (c.active > 0 || now - c.idleSince < DRAIN_IDLE_MS || socket.writableEnded) continue;
+          if (c.active > 0 || now - Math.max(c.idleSince, since) < DRAIN_IDLE_MS || socket.writableEnded) continue;
           closedIdle++;
           socket.end();
           setTimeout(() => socket.destroy(), 1_000).unref();
