@@ -152,6 +152,22 @@ describe('slow clients', () => {
     expect(performance.now() - started).toBeLessThan(HEADERS_TIMEOUT_MS * 1.25 + 750);
   });
 
+  it('answers a body that stops arriving with 408 request_timeout after 10 s, and closes the connection', async () => {
+    const started = performance.now();
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('connect', () => socket.write('POST /ask HTTP/1.1\r\nHost: a.example\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":'));
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+    expect(envelopeOf(text).code).toBe('request_timeout');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
+  }, 20_000);
+
   it('still answers well-behaved clients meanwhile', async () => {
     expect((await fetch(`${server.url}/status`)).status).toBe(200);
   });
