@@ -22,8 +22,13 @@ export const REGISTRATION_TTL_S = REDIRECT_REGISTRATION_TTL;
 const LOOPBACK_HOST = /^(127(?:\.\d{1,3}){3}|\[::1\]|localhost)$/i;
 
 export function isLoopback(uri: string): boolean {
-  const url = URL.parse(uri);
-  return Boolean(url && (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOST.test(url.hostname));
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOST.test(url.hostname);
 }
 
 async function registrationKey(uri: string): Promise<string> {
