@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   invalid_body: { status: 400, message: 'The request body is not valid.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   invalid_path: { status: 400, message: 'The request path is not valid.' },
+  invalid_request: { status: 400, message: 'The request is malformed.' },
   unauthorized: { status: 401, message: 'Authentication is required for this resource.' },
   invalid_token: { status: 401, message: 'The bearer token is invalid or expired.' },
   forbidden: { status: 403, message: 'This request is not allowed.' },

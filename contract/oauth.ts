@@ -22,6 +22,8 @@ export const IDENTITY_ASSERTION_TTL = 3600;
 export const REFRESH_TOKEN_TTL = 24 * 3600;
 /** Authorization codes: the redirect is immediate (auto-approval), so a minute is plenty. */
 export const AUTHORIZATION_CODE_TTL = 60;
+/** A registered redirect URI is trusted this long after it was last registered or used (30 days). */
+export const REDIRECT_REGISTRATION_TTL = 30 * 24 * 3600;
 
 export const GRANT_JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export const GRANT_TYPES = ['authorization_code', 'client_credentials', 'refresh_token', GRANT_JWT_BEARER] as const;
@@ -75,7 +77,7 @@ export const OAUTH_ERRORS: Array<{ status: number; code: string; when: string }>
   { status: 400, code: 'unsupported_response_type', when: '/oauth/authorize called with a response_type other than code' },
   { status: 400, code: 'invalid_scope', when: 'A requested scope is not one of read:episodes, read:transcripts, search:episodes (or exceeds the grant)' },
   { status: 400, code: 'invalid_target', when: 'The resource parameter is not this service' },
-  { status: 400, code: 'invalid_redirect_uri', when: 'Registration or authorization with a redirect_uri that is not https, loopback http or a private-use scheme' },
+  { status: 400, code: 'invalid_redirect_uri', when: 'Registration with a redirect_uri that is not https, loopback http or a private-use scheme; authorization with a redirect_uri that is neither loopback nor registered (answered here, never redirected)' },
   { status: 400, code: 'invalid_client_metadata', when: 'Registration metadata is invalid (unknown template, bad user_email, ...)' },
   { status: 401, code: 'invalid_client', when: 'A client_id other than public' },
   { status: 401, code: 'unauthorized', when: 'GET /agent/auth, always, with the WWW-Authenticate challenge' },

@@ -9,6 +9,7 @@
  * merged into whatever answers, without overriding a header the answer set itself.
  */
 import { errorResponse } from './errors.ts';
+import { baseUrlOrRelative } from './base-url.ts';
 import { Router } from './router.ts';
 import { apiRoutes } from './routes.ts';
 import type { DataStore } from './data.ts';
@@ -22,6 +23,8 @@ import { DEFAULT_RATE_LIMIT, rateLimit } from './middleware/rate-limit.ts';
 import { resolveClientIp } from './middleware/client-ip.ts';
 import { MemoryRateLimitStore } from './ratelimit/memory.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
+import { MemorySingleUseStore } from './single-use/memory.ts';
+import type { SingleUseStore } from './single-use/store.ts';
 import { bearerAuth } from './oauth/bearer.ts';
 import { MemoryResponse } from './memory-response.ts';
 import { PendingHeaders } from './middleware/pending-headers.ts';
@@ -43,6 +46,8 @@ export interface AppOptions {
   routes?: Route[];
   /** The contract's limit (60 per minute) and an in-memory store unless told otherwise. */
   rateLimit?: { store?: RateLimitStore; max?: number; windowMs?: number };
+  /** Single-use state (OAuth codes, revocations, registrations): this process's memory unless told otherwise. */
+  singleUse?: SingleUseStore;
 }
 
 export interface PlatformInfo {
@@ -84,6 +89,7 @@ export function createApp(options: AppOptions): App {
   };
 
   const { env, data, log } = options;
+  const singleUse = options.singleUse ?? new MemorySingleUseStore();
   return {
     router,
     async fetch(request, platform) {
@@ -103,6 +109,7 @@ export function createApp(options: AppOptions): App {
           signal: AbortSignal.any([clientSignal, deadlineController.signal]),
           abort: () => deadlineController.abort(),
           headers: new PendingHeaders(),
+          singleUse,
           route: router.match(url.pathname),
         };
         const response = await run(request, ctx, 0);
@@ -166,7 +173,8 @@ function createDispatcher(options: AppOptions) {
     if (html) return html;
     return errorResponse('not_found', {
       message: `Nothing exists at ${ctx.url.pathname}.`,
-      hint: `See ${ctx.url.origin}/docs.md for the service's addresses.`,
+      // From the configured site URL: the Host header is the client's to set, and a hint must not echo it.
+      hint: `See ${await baseUrlOrRelative(ctx)}/docs.md for the service's addresses.`,
     });
   };
 }

@@ -58,11 +58,14 @@ export async function readText(request: Request, options: BodyOptions = {}): Pro
   }
 }
 
-/** Reads a JSON body: 415 unless the content type is JSON, 413 when too large, 400 when malformed. */
+/**
+ * Reads a JSON body: 400 invalid_body unless the content type is JSON (the contract's status for a bad body; the
+ * hint names the header to send), 413 when too large, 400 when malformed.
+ */
 export async function readJson(request: Request, options: BodyOptions = {}): Promise<unknown> {
   const type = mediaType(request);
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new ApiError('unsupported_media_type', {
+    throw new ApiError('invalid_body', {
       message: `Expected a JSON body, got ${type ? `"${type}"` : 'no Content-Type'}.`,
       hint: 'Send the header Content-Type: application/json.',
     });
@@ -76,11 +79,11 @@ export async function readJson(request: Request, options: BodyOptions = {}): Pro
   }
 }
 
-/** Reads an application/x-www-form-urlencoded body (OAuth endpoints). */
+/** Reads an application/x-www-form-urlencoded body (OAuth endpoints): 400 invalid_body for another type. */
 export async function readForm(request: Request, options: BodyOptions = {}): Promise<URLSearchParams> {
   const type = mediaType(request);
   if (type !== 'application/x-www-form-urlencoded') {
-    throw new ApiError('unsupported_media_type', {
+    throw new ApiError('invalid_body', {
       message: `Expected a form body, got ${type ? `"${type}"` : 'no Content-Type'}.`,
       hint: 'Send the header Content-Type: application/x-www-form-urlencoded.',
     });

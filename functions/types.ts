@@ -3,6 +3,7 @@
  * the host (hosts/node for Node, or any other adapter) fills in. Nothing here may use a Node-only API.
  */
 import type { DataStore } from './data.ts';
+import type { SingleUseStore } from './single-use/store.ts';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -40,6 +41,8 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Aborts `signal` (the response deadline uses it when a handler takes too long). */
   abort?: () => void;
+  /** Single-use state (redeemed codes, revocations, registered redirect URIs), shared across processes when the host can. */
+  singleUse: SingleUseStore;
   /** Set by the auth middleware when a valid bearer token was sent. */
   auth?: { sub: string; scope: string; client_id: string };
   /** Response headers that middleware adds to whatever the handler answers (rate limit, CORS, ...). */

@@ -45,5 +45,14 @@ export const PodcastConfigSchema = z.strictObject({
       url: HttpUrl.optional(),
     })
     .default({ network: 'base-sepolia' }),
+  /**
+   * OAuth redirect URIs trusted without registration (e.g. the show's own app). Loopback URIs never need listing;
+   * anything else must be listed here or registered at POST /oauth/register. Matched exactly.
+   */
+  oauth: z
+    .strictObject({
+      redirectUris: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*:[^#\s]+$/i, { message: 'must be an absolute URI without a fragment' })).default([]),
+    })
+    .default({ redirectUris: [] }),
 });
 export type PodcastConfig = z.infer<typeof PodcastConfigSchema>;

@@ -31,6 +31,8 @@ export const ServiceDataSchema = z.object({
       youtube: z.url().optional(),
     }),
     tips: z.object({ walletAddress: z.string().optional(), network: z.string(), url: z.url().optional() }),
+    /** Redirect URIs content/podcast.yaml trusts without registration (functions/oauth/redirects.ts). */
+    oauth: z.object({ redirectUris: z.array(z.string()) }).optional(),
   }),
   urls: z.record(z.string(), z.url()),
   /** Sorted by id ascending. */

@@ -3,6 +3,7 @@
  * answer is one application/json body (never an SSE stream, which the spec lets a server choose). GET answers
  * the contract's manifest instead of a stream; an MCP client that asks GET for a stream gets the spec's 405.
  */
+import { baseUrlOrRelative } from '../base-url.ts';
 import { ApiError, errorResponse, json } from '../errors.ts';
 import { mediaType, readText } from '../body.ts';
 import type { RequestContext } from '../types.ts';
@@ -32,7 +33,7 @@ export async function getManifest(request: Request, ctx: RequestContext): Promis
     // MCP streamable HTTP: a server without a standalone SSE stream answers the client's GET with 405.
     return errorResponse('method_not_allowed', {
       message: 'This MCP server offers no SSE stream: it is stateless and answers every POST with a JSON body.',
-      hint: `POST JSON-RPC to ${ctx.url.origin}${ctx.url.pathname}; GET with Accept: application/json returns the manifest.`,
+      hint: `POST JSON-RPC to ${await baseUrlOrRelative(ctx)}${ctx.url.pathname}; GET with Accept: application/json returns the manifest.`,
       headers: { Allow: 'GET, POST, HEAD, OPTIONS' },
     });
   }

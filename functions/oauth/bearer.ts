@@ -14,6 +14,7 @@ import { getKeyRing } from './keys.ts';
 import { issuerOf } from './issuer.ts';
 import { OAUTH_PATHS, formatChallenge } from '../../contract/oauth.ts';
 import { TokenError, verifyToken, type TokenClaims } from './tokens.ts';
+import { revokedProblem } from './revocation.ts';
 
 export function bearerAuth(): Middleware {
   return async (request, ctx, next) => {
@@ -36,10 +37,13 @@ export function bearerAuth(): Middleware {
 }
 
 /** Checks a bearer token: an access token or an identity assertion of this issuer, signed with the current key. */
-export async function verifyBearer(ctx: Pick<RequestContext, 'env' | 'log' | 'data'>, token: string, issuer?: string): Promise<TokenClaims> {
+export async function verifyBearer(ctx: Pick<RequestContext, 'env' | 'log' | 'data' | 'singleUse'>, token: string, issuer?: string): Promise<TokenClaims> {
   const iss = issuer ?? (await issuerOf(ctx));
   const ring = await getKeyRing(ctx.env, ctx.log);
   const { claims } = await verifyToken(ring, token, ['access', 'identityAssertion'], iss);
+  // Revoked at /oauth/revoke, or minted from a code or refresh token that was replayed (any process).
+  const revoked = await revokedProblem(ctx.singleUse, claims);
+  if (revoked) throw new TokenError(revoked);
   return claims;
 }
 

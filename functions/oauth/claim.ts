@@ -8,13 +8,13 @@ import { json } from '../errors.ts';
 import type { Handler } from '../types.ts';
 import { NO_STORE, oauthContext } from './context.ts';
 import { ID_JAG_TOKEN_TYPE, IDENTITY_ASSERTION_TTL, PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
-import { EMAIL_PATTERN, oauthError, parseResources, parseScope, rejectRepeated } from './params.ts';
+import { EMAIL_PATTERN, oauthError, parseResources, parseScope, rejectRepeated, oauthBody } from './params.ts';
 import { mintToken } from './tokens.ts';
 
 const ASSERTION_TYPES = [ID_JAG_TOKEN_TYPE, 'verified_email'];
 
 export const postClaim: Handler = async (request, ctx) => {
-  const form = await readForm(request);
+  const form = await oauthBody(readForm(request));
   rejectRepeated(form);
   const { issuer, ring } = await oauthContext(ctx);
   const identityType = form.get('identity_type') ?? 'identity_assertion';

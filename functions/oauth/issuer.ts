@@ -1,10 +1,9 @@
 import type { RequestContext } from '../types.ts';
+import { baseUrl } from '../base-url.ts';
 
 /**
- * The issuer ({base_url}): SITE_URL at run time when set (the service moved behind another address), otherwise
- * the site URL the build published. It is also the resource identifier and the audience of every token.
+ * The issuer ({base_url}, see base-url.ts). It is also the resource identifier and the audience of every token.
  */
-export async function issuerOf(ctx: Pick<RequestContext, 'env' | 'data'>): Promise<string> {
-  const url = ctx.env.siteUrl ?? (await ctx.data.service()).show.siteUrl;
-  return url.replace(/\/+$/, '');
+export function issuerOf(ctx: Pick<RequestContext, 'env' | 'data'>): Promise<string> {
+  return baseUrl(ctx);
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.ts';
 import { parseResources, parseScope, redirectUriProblem, rejectRepeated, s256 } from './params.ts';
-import { OnceCache } from './replay.ts';
 
 describe('redirectUriProblem', () => {
   it('accepts https, loopback http on any port and private-use schemes (RFC 8252)', () => {
@@ -68,16 +67,5 @@ describe('rejectRepeated', () => {
 describe('s256', () => {
   it('matches the RFC 7636 appendix B example', async () => {
     expect(await s256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
-  });
-});
-
-describe('OnceCache', () => {
-  it('lets an id through once until it expires, and stays bounded', () => {
-    const cache = new OnceCache(3);
-    expect(cache.consume('a', 100, 50)).toBe(true);
-    expect(cache.consume('a', 100, 60)).toBe(false);
-    expect(cache.consume('a', 200, 101)).toBe(true); // expired entries do not block
-    for (const id of ['b', 'c', 'd', 'e']) cache.consume(id, 1000, 110);
-    expect(cache.size).toBeLessThanOrEqual(3);
   });
 });

@@ -8,6 +8,19 @@ export function oauthError(code: string, message: string, hint?: string, status 
   return new ApiError(code, { message, hint, status, headers });
 }
 
+/**
+ * A request body read for an OAuth endpoint: a malformed one (wrong content type, bad JSON, bad UTF-8) is the
+ * contract's 400 invalid_request; 413 and 408 keep their statuses.
+ */
+export async function oauthBody<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) throw oauthError('invalid_request', err.message, err.hint);
+    throw err;
+  }
+}
+
 /** RFC 6749 §3.1: parameters must not repeat (RFC 8707's resource may). */
 export function rejectRepeated(params: URLSearchParams, allowed: string[] = ['resource']): void {
   const seen = new Set<string>();
@@ -60,7 +73,11 @@ export function redirectUriProblem(value: unknown): string | undefined {
   return /^[a-z][a-z0-9+.-]*$/.test(scheme) ? undefined : 'has an invalid scheme';
 }
 
-export const REDIRECT_URI_RULE = 'redirect_uri must be https, http on a loopback host (127.0.0.1, [::1], localhost) or a private-use scheme such as com.example.app:/callback, without a fragment';
+/** What POST /oauth/register accepts in redirect_uris. */
+export const REGISTRATION_URI_RULE = 'redirect_uris must be https, http on a loopback host (127.0.0.1, [::1], localhost) or a private-use scheme such as com.example.app:/callback, without a fragment';
+
+/** What /oauth/authorize redirects to. */
+export const REDIRECT_URI_RULE = 'redirect_uri must be http(s) on a loopback host (127.0.0.1, [::1], localhost; any port), or an https URI or private-use scheme (com.example.app:/callback) registered first at POST /oauth/register and sent exactly as registered; never with a fragment';
 
 /** RFC 8707 resource indicators: this service (its base URL or an address under it) is the only resource. */
 export function parseResources(values: string[], issuer: string): string[] {

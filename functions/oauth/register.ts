@@ -1,7 +1,8 @@
 /**
  * GET /oauth/register: the registration templates. POST /oauth/register: RFC 7591 dynamic client registration,
- * open to anyone. There is one public client (client_id "public", no secret), so registration stores nothing:
- * it validates the metadata, says which template applies and echoes what a later step needs (user_email).
+ * open to anyone. There is one public client (client_id "public", no secret): registration validates the
+ * metadata, says which template applies, echoes what a later step needs (user_email), and records its redirect
+ * URIs in the shared store so /oauth/authorize will redirect to them (redirects.ts).
  */
 import { readJson } from '../body.ts';
 import { json } from '../errors.ts';
@@ -18,7 +19,8 @@ import {
   registrationTemplates,
   type RegistrationTemplate,
 } from '../../contract/oauth.ts';
-import { EMAIL_PATTERN, REDIRECT_URI_RULE, oauthError, parseScope, redirectUriProblem } from './params.ts';
+import { EMAIL_PATTERN, REGISTRATION_URI_RULE, oauthError, parseScope, redirectUriProblem, oauthBody } from './params.ts';
+import { registerRedirectUris } from './redirects.ts';
 
 export const getTemplates: Handler = async (_request, ctx) => {
   const base = await issuerOf(ctx);
@@ -30,7 +32,7 @@ export const getTemplates: Handler = async (_request, ctx) => {
 
 export const postRegistration: Handler = async (request, ctx) => {
   const base = await issuerOf(ctx);
-  const body = await readJson(request);
+  const body = await oauthBody(readJson(request));
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw metadataError('The registration request must be a JSON object of client metadata.');
   }
@@ -39,7 +41,7 @@ export const postRegistration: Handler = async (request, ctx) => {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || 'body';
     if (issue.path[0] === 'redirect_uris') {
-      throw oauthError('invalid_redirect_uri', `redirect_uris is invalid: ${issue.message}.`, 'redirect_uris is an array of at most 20 strings; ' + REDIRECT_URI_RULE);
+      throw oauthError('invalid_redirect_uri', `redirect_uris is invalid: ${issue.message}.`, 'redirect_uris is an array of at most 20 strings; ' + REGISTRATION_URI_RULE);
     }
     throw metadataError(`${field} is invalid: ${issue.message}.`);
   }
@@ -47,6 +49,7 @@ export const postRegistration: Handler = async (request, ctx) => {
   const templates = registrationTemplates(base);
   const template = templates.find((t) => t.id === chooseTemplate(meta))!;
   checkMetadata(meta, template);
+  await registerRedirectUris(ctx.singleUse, meta.redirect_uris ?? []);
   const response = {
     client_id: PUBLIC_CLIENT_ID,
     client_secret: null,
@@ -79,14 +82,14 @@ function checkMetadata(meta: ClientRegistrationRequest, template: RegistrationTe
     const value = (meta as Record<string, unknown>)[field];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) {
       if (field === 'redirect_uris') {
-        throw oauthError('invalid_redirect_uri', `The ${template.id} template needs redirect_uris.`, `Send at least one; ${REDIRECT_URI_RULE}`);
+        throw oauthError('invalid_redirect_uri', `The ${template.id} template needs redirect_uris.`, `Send at least one; ${REGISTRATION_URI_RULE}`);
       }
       throw metadataError(`The ${template.id} template needs ${field}.`, `Required fields: ${template.required_fields.join(', ')}`);
     }
   }
   for (const [i, uri] of (meta.redirect_uris ?? []).entries()) {
     const problem = redirectUriProblem(uri);
-    if (problem) throw oauthError('invalid_redirect_uri', `redirect_uris[${i}] ${problem}.`, REDIRECT_URI_RULE);
+    if (problem) throw oauthError('invalid_redirect_uri', `redirect_uris[${i}] ${problem}.`, REGISTRATION_URI_RULE);
   }
   if (meta.user_email !== undefined && !EMAIL_PATTERN.test(meta.user_email)) {
     throw metadataError('user_email is not an email address.', 'user_email looks like listener@example.com');

@@ -1,12 +1,13 @@
 /**
- * POST /oauth/revoke (RFC 7009): always 200 with an empty body, for any token or none. Access tokens and identity
- * assertions are stateless and expire on their own within the hour; a refresh token presented here is retired in
- * this process (its refresh grant then fails), which is as far as a storeless service can go.
+ * POST /oauth/revoke (RFC 7009): always 200 with an empty body, for any token or none. A valid token of this
+ * service is revoked in the shared single-use store, so every process refuses it from then on: a refresh token
+ * takes its whole grant with it (the access tokens minted from the same code, RFC 7009 §2.1), an access token or
+ * identity assertion is refused as a bearer until it would have expired anyway.
  */
 import { readForm } from '../body.ts';
 import type { Handler } from '../types.ts';
 import { NO_STORE, oauthContext } from './context.ts';
-import { usedRefreshTokens } from './replay.ts';
+import { revokeGrant, revokeToken, useRefreshToken } from './revocation.ts';
 import { verifyToken } from './tokens.ts';
 
 export const postRevoke: Handler = async (request, ctx) => {
@@ -19,10 +20,15 @@ export const postRevoke: Handler = async (request, ctx) => {
   if (token) {
     try {
       const { issuer, ring } = await oauthContext(ctx);
-      const { claims } = await verifyToken(ring, token, ['refresh'], issuer);
-      usedRefreshTokens.consume(claims.jti, claims.exp);
+      const { kind, claims } = await verifyToken(ring, token, ['refresh', 'access', 'identityAssertion'], issuer);
+      if (kind === 'refresh') {
+        await useRefreshToken(ctx.singleUse, claims);
+        if (claims.gid) await revokeGrant(ctx.singleUse, claims.gid);
+      } else {
+        await revokeToken(ctx.singleUse, claims);
+      }
     } catch {
-      // Invalid tokens and other kinds need no action (RFC 7009 §2.2).
+      // Invalid tokens need no action (RFC 7009 §2.2).
     }
   }
   return new Response(null, { status: 200, headers: NO_STORE });

@@ -5,11 +5,11 @@
  */
 import { readForm } from '../body.ts';
 import { json } from '../errors.ts';
-import type { Handler } from '../types.ts';
+import type { Handler, RequestContext } from '../types.ts';
 import { NO_STORE, oauthContext, type OAuthContext } from './context.ts';
 import { ACCESS_TOKEN_TTL, GRANT_JWT_BEARER, GRANT_TYPES, PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
-import { PKCE_PATTERN, oauthError, parseResources, parseScope, rejectRepeated, s256, safeEqual } from './params.ts';
-import { usedCodes, usedRefreshTokens } from './replay.ts';
+import { PKCE_PATTERN, oauthError, parseResources, parseScope, rejectRepeated, s256, safeEqual, oauthBody } from './params.ts';
+import { redeemCode, revokeGrant, revokedProblem, useRefreshToken } from './revocation.ts';
 import { TokenError, mintToken, openCode, verifyToken } from './tokens.ts';
 
 interface Grant {
@@ -21,8 +21,11 @@ interface Grant {
   extra?: Record<string, unknown>;
 }
 
+/** The grant family of tokens minted from one authorization code (see revocation.ts). */
+const withGid = (extra: Record<string, unknown> | undefined, gid: string | undefined) => (gid ? { ...extra, gid } : extra);
+
 export const postToken: Handler = async (request, ctx) => {
-  const form = await readForm(request);
+  const form = await oauthBody(readForm(request));
   rejectRepeated(form);
   const oauth = await oauthContext(ctx);
   const grantType = form.get('grant_type');
@@ -31,16 +34,16 @@ export const postToken: Handler = async (request, ctx) => {
   let grant: Grant;
   switch (grantType) {
     case 'authorization_code':
-      grant = await authorizationCode(form, oauth, clientId);
+      grant = await authorizationCode(form, oauth, clientId, ctx);
       break;
     case 'client_credentials':
       grant = { sub: clientId ?? PUBLIC_CLIENT_ID, scope: parseScope(form.get('scope')), clientId: clientId ?? PUBLIC_CLIENT_ID, resources: parseResources(form.getAll('resource'), oauth.issuer), refresh: false };
       break;
     case GRANT_JWT_BEARER:
-      grant = await jwtBearer(form, oauth, clientId);
+      grant = await jwtBearer(form, oauth, clientId, ctx);
       break;
     case 'refresh_token':
-      grant = await refreshToken(form, oauth, clientId);
+      grant = await refreshToken(form, oauth, clientId, ctx);
       break;
     default:
       throw oauthError('unsupported_grant_type', `grant_type "${grantType}" is not supported.`, `grant_type is one of: ${GRANT_TYPES.join(', ')}`);
@@ -78,7 +81,7 @@ function clientIdOf(request: Request, form: URLSearchParams): string | undefined
   return clientId;
 }
 
-async function authorizationCode(form: URLSearchParams, { issuer, ring }: OAuthContext, clientId: string | undefined): Promise<Grant> {
+async function authorizationCode(form: URLSearchParams, { issuer, ring }: OAuthContext, clientId: string | undefined, ctx: RequestContext): Promise<Grant> {
   const code = form.get('code');
   if (!code) throw oauthError('invalid_request', 'code is missing.', 'Send the code the redirect from /oauth/authorize carried.');
   const verifier = form.get('code_verifier');
@@ -101,12 +104,16 @@ async function authorizationCode(form: URLSearchParams, { issuer, ring }: OAuthC
     throw oauthError('invalid_target', 'resource differs from the one authorized.', 'Send the resource used at /oauth/authorize, or none.');
   }
   const resources = requested.length ? requested : authorized;
-  // Single use: the check-and-set is synchronous, so two concurrent redemptions cannot both pass.
-  if (!usedCodes.consume(c.jti, c.exp)) throw oauthError('invalid_grant', 'The authorization code was already used.', 'Codes are single-use: start again at /oauth/authorize.');
-  return { sub: c.sub, scope: c.scope, clientId, resources, refresh: true };
+  // Single use across every process sharing the store (an atomic add); a replay revokes what the code minted.
+  if (!(await redeemCode(ctx.singleUse, c.jti, c.exp))) {
+    await revokeGrant(ctx.singleUse, c.jti);
+    ctx.log.warn('authorization code replayed: the tokens issued for it are revoked', { gid: c.jti, ip: ctx.clientIp });
+    throw oauthError('invalid_grant', 'The authorization code was already used; the tokens issued for it are now revoked.', 'Codes are single-use: start again at /oauth/authorize.');
+  }
+  return { sub: c.sub, scope: c.scope, clientId, resources, refresh: true, extra: { gid: c.jti } };
 }
 
-async function jwtBearer(form: URLSearchParams, { issuer, ring }: OAuthContext, clientId: string | undefined): Promise<Grant> {
+async function jwtBearer(form: URLSearchParams, { issuer, ring }: OAuthContext, clientId: string | undefined, ctx: RequestContext): Promise<Grant> {
   const assertion = form.get('assertion');
   if (!assertion) throw oauthError('invalid_request', 'assertion is missing.', 'Send the identity_assertion from POST /oauth/claim as assertion=...');
   let claims;
@@ -116,13 +123,15 @@ async function jwtBearer(form: URLSearchParams, { issuer, ring }: OAuthContext, 
     if (err instanceof TokenError) throw oauthError('invalid_grant', `The assertion is not valid: ${err.message}`, 'Claim a new one at POST /oauth/claim.');
     throw err;
   }
+  const revoked = await revokedProblem(ctx.singleUse, claims);
+  if (revoked) throw oauthError('invalid_grant', `The assertion is not valid: ${revoked}`, 'Claim a new one at POST /oauth/claim.');
   if (clientId && clientId !== claims.client_id) throw oauthError('invalid_grant', 'The assertion was issued to another client.');
   const scope = parseScope(form.get('scope'), claims.scope.split(' '));
   const extra = claims.email ? { email: claims.email, email_verified: false } : undefined;
   return { sub: claims.sub, scope, clientId: claims.client_id, resources: parseResources(form.getAll('resource'), issuer), refresh: false, extra };
 }
 
-async function refreshToken(form: URLSearchParams, { issuer, ring }: OAuthContext, clientId: string | undefined): Promise<Grant> {
+async function refreshToken(form: URLSearchParams, { issuer, ring }: OAuthContext, clientId: string | undefined, ctx: RequestContext): Promise<Grant> {
   const token = form.get('refresh_token');
   if (!token) throw oauthError('invalid_request', 'refresh_token is missing.', 'Send the refresh_token from the previous token response.');
   let claims;
@@ -135,10 +144,14 @@ async function refreshToken(form: URLSearchParams, { issuer, ring }: OAuthContex
   if (clientId && clientId !== claims.client_id) throw oauthError('invalid_grant', 'The refresh token was issued to another client.');
   const scope = parseScope(form.get('scope'), claims.scope.split(' '));
   const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-  // Rotation: each refresh token works once (in this process); the response carries its successor.
-  if (!usedRefreshTokens.consume(claims.jti, claims.exp)) {
+  const revoked = await revokedProblem(ctx.singleUse, claims);
+  if (revoked) throw oauthError('invalid_grant', `The refresh token is not valid: ${revoked}`, 'Start again at /oauth/authorize.');
+  // Rotation: each refresh token works once across every process; the response carries its successor. A second
+  // use means two parties hold it (RFC 9700 §4.14.2): the whole grant is revoked.
+  if (!(await useRefreshToken(ctx.singleUse, claims))) {
+    if (claims.gid) await revokeGrant(ctx.singleUse, claims.gid);
     throw oauthError('invalid_grant', 'The refresh token was already used or revoked.', 'Use the refresh_token from the latest token response, or start again at /oauth/authorize.');
   }
-  const extra = claims.email ? { email: claims.email, email_verified: false } : undefined;
+  const extra = withGid(claims.email ? { email: claims.email, email_verified: false } : undefined, claims.gid);
   return { sub: claims.sub, scope, clientId: claims.client_id, resources: aud.filter((a) => a !== issuer), refresh: true, extra };
 }

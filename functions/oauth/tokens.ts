@@ -26,6 +26,8 @@ export interface TokenClaims extends JWTPayload {
   client_id: string;
   email?: string;
   email_verified?: boolean;
+  /** The grant a token descends from (the authorization code's jti): revoking it revokes the whole family. */
+  gid?: string;
 }
 
 export interface MintOptions {
@@ -81,7 +83,7 @@ export async function verifyToken(ring: KeyRing, token: string, kinds: TokenKind
       issuer,
       audience: issuer,
       requiredClaims: ['sub', 'iat', 'exp', 'jti'],
-      clockTolerance: 5,
+      clockTolerance: CLOCK_TOLERANCE,
     });
     payload = result.payload;
     typ = result.protectedHeader.typ;
@@ -96,7 +98,24 @@ export async function verifyToken(ring: KeyRing, token: string, kinds: TokenKind
   if (typeof payload.scope !== 'string' || typeof payload.client_id !== 'string') {
     throw new TokenError('The token lacks the scope or client_id claim.');
   }
+  lifetimeProblem(payload as TokenClaims, TTL[kind]);
   return { kind, claims: payload as TokenClaims };
+}
+
+/** Seconds of clock difference tolerated between the service's processes. */
+const CLOCK_TOLERANCE = 5;
+
+/**
+ * A correctly signed token must still have the lifetime this service gives its kind: issued no later than now,
+ * and expiring no later than its TTL after issue (and after now). A key that leaked, or a minting bug, cannot
+ * create a token that lives ten years.
+ */
+function lifetimeProblem(claims: Pick<TokenClaims, 'iat' | 'exp'>, ttl: number, now = nowSeconds()): void {
+  if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') throw new TokenError('The token lacks iat or exp.');
+  if (claims.iat > now + CLOCK_TOLERANCE) throw new TokenError('The token is not valid yet (iat is in the future).');
+  if (claims.exp - claims.iat > ttl || claims.exp > now + ttl + CLOCK_TOLERANCE) {
+    throw new TokenError(`The token's lifetime exceeds the ${ttl} seconds this service issues; get a new one.`);
+  }
 }
 
 function describeJoseError(err: unknown, ring: KeyRing): string {
@@ -149,6 +168,10 @@ export async function openCode(ring: KeyRing, issuer: string, code: string): Pro
       requiredClaims: ['sub', 'jti', 'exp'],
     });
     if (protectedHeader.cty !== 'oauth-code') return { problem: 'The code is not an authorization code.' };
+    const now = nowSeconds();
+    if (typeof payload.iat !== 'number' || payload.iat > now + CLOCK_TOLERANCE || payload.exp! - payload.iat > AUTHORIZATION_CODE_TTL) {
+      return { problem: 'The authorization code is not valid (its lifetime is not one this service issues).' };
+    }
     return { claims: payload as unknown as CodeClaims };
   } catch (err) {
     if (err instanceof errors.JWTExpired) return { problem: `The authorization code expired (codes live ${AUTHORIZATION_CODE_TTL} seconds).` };

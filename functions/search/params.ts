@@ -19,19 +19,19 @@ export interface AskParams {
 const LIMIT_HINT = `limit must be an integer from ${LIMITS.limit.min} to ${LIMITS.limit.max} (default ${LIMITS.limit.default})`;
 const OFFSET_HINT = `offset must be an integer from ${LIMITS.offset.min} to ${LIMITS.offset.max} (default ${LIMITS.offset.default})`;
 
-/** GET /api/search?q=&limit=&offset= */
-export function readSearchParams(url: URL): SearchParams {
+/** GET /api/search?q=&limit=&offset= (base: the site URL, for hints; never the request's Host). */
+export function readSearchParams(url: URL, base = ''): SearchParams {
   return {
-    query: readQ(url, '/api/search?q=sourdough'),
+    query: readQ(url, `${base}/api/search?q=sourdough`),
     limit: readInt(url.searchParams.get('limit'), 'limit', LIMITS.limit, LIMIT_HINT),
     offset: readInt(url.searchParams.get('offset'), 'offset', LIMITS.offset, OFFSET_HINT),
   };
 }
 
 /** GET /ask?q=&limit= */
-export function readAskQuery(url: URL): AskParams {
+export function readAskQuery(url: URL, base = ''): AskParams {
   return {
-    query: readQ(url, '/ask?q=which+episode+explains+sourdough+hydration'),
+    query: readQ(url, `${base}/ask?q=which+episode+explains+sourdough+hydration`),
     limit: readInt(url.searchParams.get('limit'), 'limit', LIMITS.limit, LIMIT_HINT),
   };
 }
@@ -64,7 +64,7 @@ export function readAskBody(body: unknown): AskParams {
 
 function readQ(url: URL, example: string): string {
   const q = url.searchParams.get('q');
-  const hint = `q must be a search text of at least ${LIMITS.queryMinLength} character, e.g. ${url.origin}${example}`;
+  const hint = `q must be a search text of at least ${LIMITS.queryMinLength} character, e.g. ${example}`;
   if (q === null) throw invalid('The query parameter q is required.', hint);
   if (q.length < LIMITS.queryMinLength) throw invalid('The query parameter q must not be empty.', hint);
   return q;

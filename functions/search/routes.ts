@@ -3,6 +3,7 @@
  * (params.ts), then the engine, loaded once per process, answers from the prebuilt index.
  */
 import { readJson } from '../body.ts';
+import { baseUrlOrRelative } from '../base-url.ts';
 import { json } from '../errors.ts';
 import type { RequestContext, Route } from '../types.ts';
 import type { AskResponse, SearchResponse, SearchResult } from '../../contract/schemas/search.ts';
@@ -17,7 +18,7 @@ const JSON_HEADERS = { 'Cache-Control': 'no-cache' };
 
 async function search(_request: Request, ctx: RequestContext): Promise<Response> {
   const t0 = performance.now();
-  const params = readSearchParams(ctx.url);
+  const params = readSearchParams(ctx.url, await baseUrlOrRelative(ctx));
   const { total, results } = await searchEpisodes(ctx.data, params);
   const body: SearchResponse = {
     query: params.query,
@@ -115,7 +116,7 @@ export const routes: Route[] = [
     path: '/ask',
     cors: true,
     methods: {
-      GET: (_request, ctx) => askJson(readAskQuery(ctx.url), ctx, performance.now()),
+      GET: async (_request, ctx) => askJson(readAskQuery(ctx.url, await baseUrlOrRelative(ctx)), ctx, performance.now()),
       POST: async (request, ctx) => {
         const t0 = performance.now();
         const params = readAskBody(await readJson(request));

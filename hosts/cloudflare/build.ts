@@ -33,8 +33,13 @@ export function writeCloudflareConfig(distDir: string): string {
       not_found_handling: 'none',
       run_worker_first: functionRoutedPatterns(manifest),
     },
-    durable_objects: { bindings: [{ name: 'RATE_LIMIT', class_name: 'RateLimitCounter' }] },
-    migrations: [{ tag: 'v1', new_sqlite_classes: ['RateLimitCounter'] }],
+    durable_objects: {
+      bindings: [
+        { name: 'RATE_LIMIT', class_name: 'RateLimitCounter' },
+        { name: 'SINGLE_USE', class_name: 'SingleUseEntry' },
+      ],
+    },
+    migrations: [{ tag: 'v1', new_sqlite_classes: ['RateLimitCounter', 'SingleUseEntry'] }],
     observability: { enabled: true },
   };
   const file = join(outDir, 'wrangler.json');

@@ -2,8 +2,8 @@
  * The Cloudflare Workers host: the pipeline (functions/app.ts) as a module Worker. Static files are the assets
  * layer's; the build's manifest routes the contract's documents through this Worker first (run_worker_first in
  * the generated wrangler config, hosts/cloudflare/build.ts), so they carry X-RateLimit-* here too. Settings and
- * secrets come from the Worker's environment (vars, secrets); the rate-limit budget is shared by every isolate
- * through a Durable Object.
+ * secrets come from the Worker's environment (vars, secrets); the rate-limit budget and single-use OAuth state are
+ * shared by every isolate through Durable Objects.
  */
 import { createApp, type App } from '../../functions/app.ts';
 import { DataStore } from '../../functions/data.ts';
@@ -15,12 +15,14 @@ import type { Logger } from '../../functions/types.ts';
 import { MANIFEST_PATH } from '../../contract/http-policy.ts';
 import { AssetManifestSchema } from '../../contract/schemas/asset-manifest.ts';
 import { DurableObjectRateLimitStore, RateLimitCounter, type CounterNamespace } from './rate-limit.ts';
+import { DurableObjectSingleUseStore, SingleUseEntry, type EntryNamespace } from './single-use.ts';
 
-export { RateLimitCounter };
+export { RateLimitCounter, SingleUseEntry };
 
 interface Env {
   ASSETS: { fetch(request: Request): Promise<Response> };
   RATE_LIMIT: CounterNamespace;
+  SINGLE_USE: EntryNamespace;
   [name: string]: unknown;
 }
 
@@ -45,6 +47,7 @@ async function createWorkerApp(env: Env): Promise<App> {
     serveStatic,
     notFoundPage: (request) => serveStatic.notFoundPage(request),
     rateLimit: { store: new DurableObjectRateLimitStore(env.RATE_LIMIT, log) },
+    singleUse: new DurableObjectSingleUseStore(env.SINGLE_USE),
   });
 }
 

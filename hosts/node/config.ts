@@ -8,6 +8,8 @@ export interface ServerConfig extends ServiceEnv {
   distDir: string;
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /** How long a client may take to send the request headers before it gets a 408 and is disconnected. */
+  headersTimeoutMs: number;
 }
 
 export const ENV_HELP = `Environment:
@@ -15,6 +17,7 @@ export const ENV_HELP = `Environment:
   PORT           port to listen on (default: 4321)
   DIST_DIR       build output to serve (default: dist)
   SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long requests in flight may take to finish (default: 10000)
+  HEADERS_TIMEOUT_MS    a client that has not sent its request headers by then gets a 408 and is disconnected (default: 10000)
 ${SERVICE_ENV_HELP}`;
 
 export function readConfig(vars: Record<string, string | undefined> = process.env): ServerConfig {
@@ -23,6 +26,7 @@ export function readConfig(vars: Record<string, string | undefined> = process.en
   return {
     ...readServiceEnv(vars),
     shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    headersTimeoutMs: positiveInt(vars, 'HEADERS_TIMEOUT_MS', 10_000),
     host: vars.HOST || 'localhost',
     port,
     distDir: vars.DIST_DIR || vars.ASTRO_OUT_DIR || 'dist',

@@ -12,6 +12,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Duplex } from 'node:stream';
+import { Server as NetServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../functions/app.ts';
 import { DataStore } from '../../functions/data.ts';
@@ -19,13 +20,15 @@ import { errorResponse } from '../../functions/errors.ts';
 import { createStaticResponder } from '../../functions/static.ts';
 import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
 import type { RateLimitStore } from '../../functions/ratelimit/store.ts';
+import { MemorySingleUseStore } from '../../functions/single-use/memory.ts';
+import type { SingleUseStore } from '../../functions/single-use/store.ts';
 import type { Route } from '../../functions/types.ts';
 import { ENV_HELP, readConfig, type ServerConfig } from './config.ts';
 import { createLogger, type ServerLogger } from './log.ts';
 import { loadStaticStore } from './static-store.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
-import { BadRequestError, MethodNotAllowedError, toRequest, writeResponse } from './node-http.ts';
+import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
 import { Router } from '../../functions/router.ts';
 
 // Caches compiled code on disk between starts (bench/: CPU to first answer 1,400 → 1,060 ms). Modules imported
@@ -73,16 +76,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
   });
 
+  // One shared store for the rate-limit budget and single-use state (OAuth codes, revocations, registrations).
   let limiter: RateLimitStore;
+  let singleUse: SingleUseStore;
   if (config.redisUrl) {
     // Loaded only when configured: node-redis costs ~150 ms of a ~1 s cold start (measured by bench/).
-    const { RedisRateLimitStore } = await import('./redis-store.ts');
-    const redis = new RedisRateLimitStore({ url: config.redisUrl, log });
+    const { RedisSharedStore } = await import('./redis-store.ts');
+    const redis = new RedisSharedStore({ url: config.redisUrl, log });
     // Start counting in Redis from the first request if it is there; do not wait long if it is not.
     await redis.ready(2_000);
     limiter = redis;
+    singleUse = redis;
   } else {
     limiter = new MemoryRateLimitStore();
+    singleUse = new MemorySingleUseStore();
   }
 
   const fallback = await loadAstroFallback(resolve(config.distDir)).catch((err: Error) => {
@@ -105,22 +112,32 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     fallback,
     notFoundPage: (request) => serveStatic.notFoundPage(request),
     rateLimit: { store: limiter },
+    singleUse,
   });
 
   const inFlight = new Set<AbortController>();
   let shuttingDown = false;
+  /** Every open connection: requests in progress on it, and when it last finished one (see shutdown). */
+  const connections = new Map<Socket, { active: number; idleSince: number }>();
   const fallbackHost = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const controller = new AbortController();
     inFlight.add(controller);
+    const connection = connections.get(req.socket);
+    if (connection) connection.active++;
     res.once('close', () => {
       inFlight.delete(controller);
       if (!res.writableFinished) controller.abort();
-      if (shuttingDown) server.closeIdleConnections();
+      if (connection) {
+        connection.active--;
+        connection.idleSince = performance.now();
+      }
     });
     let response: Response;
+    let refused = false;
     try {
+      checkFraming(req);
       const request = toRequest(req, { fallbackHost, trustProxy: config.trustProxy });
       response = await app.fetch(request, { clientIp: req.socket.remoteAddress ?? '', signal: controller.signal });
     } catch (err) {
@@ -128,7 +145,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (err instanceof MethodNotAllowedError) {
         response = methodNotAllowed(req.method ?? '', req.url ?? '/');
       } else if (err instanceof BadRequestError) {
-        response = errorResponse('invalid_path', { message: 'The request target is not valid.', hint: 'Send an origin-form path, e.g. GET /episodes.json.' });
+        response = errorResponse(err.code, { message: err.message, hint: err.hint });
+        refused = true;
       } else {
         log.error('request could not be handled', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
         response = errorResponse('internal_error');
@@ -141,8 +159,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       void response.body?.cancel().catch(() => {});
       return;
     }
-    // While shutting down, no connection is kept for another request.
-    await writeResponse(req, res, response, { close: shuttingDown });
+    // While shutting down, no connection is kept for another request; nor after a request framed badly.
+    await writeResponse(req, res, response, { close: shuttingDown || refused });
   };
 
   /** 405 for a method the pipeline cannot be given (see UNREPRESENTABLE_METHODS), with the path's real Allow. */
@@ -156,7 +174,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     });
   };
 
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => void handle(req, res));
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: Math.max(30_000, config.headersTimeoutMs),
+      // Node checks both timeouts on this interval (30 s by default, which let slow headers run 27 s past 10):
+      // checking four times per timeout cuts a slow client within a quarter of it past the configured value.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
+    (req, res) => void handle(req, res),
+  );
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { active: 0, idleSince: performance.now() });
+    socket.once('close', () => connections.delete(socket));
+  });
   // CONNECT never reaches the request handler (node:http hands over the raw socket): answer it, then close,
   // rather than drop the connection without a word. This is not a proxy.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
@@ -171,9 +202,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     });
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // Unparseable HTTP (bad request line, oversized headers): a plain 400, and the connection is closed.
+    // Unparseable HTTP (bad request line, oversized headers) or too slow (headers not complete within
+    // HEADERS_TIMEOUT_MS, the whole request within its deadline): answered in the contract's envelope, then closed.
     if (socket.writable && !socket.writableEnded) {
-      socket.end(`HTTP/1.1 ${err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      const [status, code, message] =
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? ['431 Request Header Fields Too Large', 'invalid_request', 'The request headers are too large.']
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? ['408 Request Timeout', 'request_timeout', `The request was not received in time (headers within ${config.headersTimeoutMs / 1000} s).`]
+            : ['400 Bad Request', 'invalid_request', 'The request is not valid HTTP/1.1.'];
+      const body = JSON.stringify({ error: { code, message } });
+      socket.end(
+        `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      log.info('request', { method: null, path: null, status: Number(status.slice(0, 3)), error: err.code, ip: (socket as Socket).remoteAddress });
     } else socket.destroy();
   });
 
@@ -189,22 +231,49 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`;
   log.info('listening', { url, files: store.files.size, rateLimit: `${config.rateLimitMax}/${config.rateLimitWindowMs}ms`, store: config.redisUrl ? 'redis' : 'memory', astroFallback: Boolean(fallback) });
 
+  /**
+   * Graceful shutdown, as a careful proxy drains: stop accepting connections, answer every request in flight or
+   * still arriving with `Connection: close`, and close a keep-alive connection only once it is done. http.Server's
+   * own close() would also drop idle keep-alive connections at once, and a client writing its next request on one
+   * at that moment gets a reset; here an idle connection gets DRAIN_IDLE_MS (counted from the later of its last
+   * answer and the start of the shutdown) to send one, which is answered with Connection: close, before it is
+   * closed with a FIN. At the deadline, whatever is left is cut.
+   */
+  const DRAIN_IDLE_MS = Math.min(1_000, config.shutdownTimeoutMs);
   let stopping: Promise<void> | undefined;
   const shutdown = (reason = 'shutdown') => {
     stopping ??= (async () => {
       shuttingDown = true;
-      log.info('shutting down', { reason, inFlight: inFlight.size });
-      const closed = new Promise<void>((done) => server.close(() => done()));
-      server.closeIdleConnections();
+      const since = performance.now();
+      const open = connections.size;
+      log.info('shutting down', { reason, inFlight: inFlight.size, connections: open });
+      // net.Server's close: stop listening, leave open connections to drain (not http.Server's, see above).
+      const closed = new Promise<void>((done) => NetServer.prototype.close.call(server, () => done()));
+      let closedIdle = 0;
+      const closeIdle = () => {
+        const now = performance.now();
+        for (const [socket, c] of connections) {
+          if (c.active > 0 || now - Math.max(c.idleSince, since) < DRAIN_IDLE_MS || socket.writableEnded) continue;
+          closedIdle++;
+          socket.end();
+          setTimeout(() => socket.destroy(), 1_000).unref();
+        }
+      };
+      closeIdle();
+      const drain = setInterval(closeIdle, 25);
+      let forced = 0;
       const force = setTimeout(() => {
-        log.warn('requests still in flight at the shutdown deadline; closing them', { inFlight: inFlight.size });
+        forced = connections.size;
+        log.warn('requests still in flight at the shutdown deadline; closing them', { inFlight: inFlight.size, connections: forced });
         for (const controller of inFlight) controller.abort();
         server.closeAllConnections();
+        for (const socket of connections.keys()) socket.destroy();
       }, config.shutdownTimeoutMs);
       await closed;
+      clearInterval(drain);
       clearTimeout(force);
       await limiter.close?.();
-      log.info('stopped', { reason });
+      log.info('stopped', { reason, connections: open, closedIdle, forced });
       log.flush();
     })();
     return stopping;

@@ -10,7 +10,31 @@ import { MemoryResponse } from '../../functions/memory-response.ts';
 /** A Host header we are willing to put into a URL: a name or address and an optional port. */
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
 
-export class BadRequestError extends Error {}
+/** A request the host refuses before it becomes a Request; the message and hint go into the 400 envelope. */
+export class BadRequestError extends Error {
+  readonly hint: string;
+  readonly code: 'invalid_path' | 'invalid_request';
+  constructor(message: string, hint = 'Send an origin-form path, e.g. GET /episodes.json.', code: 'invalid_path' | 'invalid_request' = 'invalid_path') {
+    super(message);
+    this.hint = hint;
+    this.code = code;
+  }
+}
+
+/**
+ * What a careful proxy refuses in the framing itself (RFC 9112 §3.2, §2.3; nginx does the same): a request with
+ * more than one Host header (which one names the site is ambiguous, the classic cache-poisoning and routing
+ * confusion), and a request line whose version is not HTTP/1.0 or HTTP/1.1 (HTTP/2 is never spoken in an HTTP/1
+ * request line). Throws BadRequestError; the connection is then closed.
+ */
+export function checkFraming(req: IncomingMessage): void {
+  if (req.httpVersionMajor !== 1 || (req.httpVersionMinor !== 0 && req.httpVersionMinor !== 1)) {
+    throw new BadRequestError(`HTTP/${req.httpVersion} is not spoken here.`, 'Send HTTP/1.1 (or HTTP/1.0) in the request line.', 'invalid_request');
+  }
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) throw new BadRequestError('The request has more than one Host header.', 'Send exactly one Host header.', 'invalid_request');
+}
 
 /**
  * Methods the Fetch standard forbids in a Request (it throws on them), so they can never reach the pipeline:
@@ -38,9 +62,9 @@ export function toRequest(req: IncomingMessage, options: RequestOptions): Reques
   else if (/^https?:\/\//i.test(target)) {
     // Absolute-form (proxies): keep only the path and query; the Host header names the site.
     const u = URL.parse(target);
-    if (!u) throw new BadRequestError('malformed request target');
+    if (!u) throw new BadRequestError('The request target is not valid.');
     path = `${u.pathname}${u.search}`;
-  } else throw new BadRequestError('malformed request target');
+  } else throw new BadRequestError('The request target is not valid.');
   const hostHeader = req.headers.host;
   const host = hostHeader && hostHeader.length <= 260 && HOST.test(hostHeader) ? hostHeader : options.fallbackHost;
   let proto = 'http';
@@ -59,7 +83,7 @@ export function toRequest(req: IncomingMessage, options: RequestOptions): Reques
   try {
     return newRequest(req, url, method, hasBody);
   } catch (err) {
-    if (err instanceof TypeError) throw new BadRequestError('malformed request target');
+    if (err instanceof TypeError) throw new BadRequestError('The request target is not valid.');
     throw err;
   }
 }

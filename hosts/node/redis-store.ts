@@ -1,17 +1,26 @@
 /**
- * The shared store: every process pointed at the same Redis counts against one budget per client. One Lua script
- * per request increments the window's counter and sets its expiry in one atomic step, so concurrent processes
- * never lose a count and a crash between the two commands cannot leave a counter without an expiry.
+ * The shared store: every process pointed at the same Redis counts against one budget per client, and sees the
+ * same single-use state (redeemed authorization codes, used refresh tokens, revocations, registered redirect
+ * URIs). One connection serves both.
+ *
+ * Rate limit: one Lua script per request increments the window's counter and sets its expiry in one atomic step,
+ * so concurrent processes never lose a count and a crash between the two commands cannot leave a counter without
+ * an expiry. Single use: SET NX PX, atomic across processes, so a code is redeemed once in the whole deployment.
  *
  * Redis is a dependency the service must survive losing: while it is unreachable (not connected, an error, or no
- * answer within timeoutMs), requests are counted in this process instead (MemoryRateLimitStore), the service keeps
- * answering, the outage is logged once, and Redis is used again as soon as the client reconnects. Commands are
- * never queued while disconnected, so a dead Redis adds no latency.
+ * answer within timeoutMs), requests are counted in this process instead (MemoryRateLimitStore: each process
+ * then allows the full budget on its own), single-use state is kept in this process (MemorySingleUseStore: a code
+ * could then be redeemed once per process), the service keeps answering, the outage is logged once, and Redis is
+ * used again as soon as the client reconnects. Commands are never queued while disconnected, so a dead Redis adds
+ * no latency. Every single-use mark is also written to this process's memory, so a process never forgets its own
+ * redemptions and revocations during an outage.
  */
 import { createClient } from 'redis';
 import type { Logger } from '../../functions/types.ts';
 import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
 import type { RateLimitHit, RateLimitStore } from '../../functions/ratelimit/store.ts';
+import { MemorySingleUseStore } from '../../functions/single-use/memory.ts';
+import type { SingleUseStore } from '../../functions/single-use/store.ts';
 
 /** KEYS[1] counter; ARGV[1] window in ms. Returns { count, ms until the window ends }. */
 export const HIT_SCRIPT = `
@@ -31,11 +40,15 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
   /** Key prefix, so the service can share a Redis with others (default "ratelimit:"). */
   prefix?: string;
+  /** Key prefix of the single-use state (default "once:"). */
+  oncePrefix?: string;
 }
 
-export class RedisRateLimitStore implements RateLimitStore {
+export class RedisSharedStore implements RateLimitStore, SingleUseStore {
   readonly #client: ReturnType<typeof createClient>;
   readonly #fallback = new MemoryRateLimitStore();
+  readonly #local = new MemorySingleUseStore();
+  readonly #oncePrefix: string;
   readonly #log: Logger;
   readonly #timeoutMs: number;
   readonly #prefix: string;
@@ -50,6 +63,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#log = options.log;
     this.#timeoutMs = options.timeoutMs ?? 250;
     this.#prefix = options.prefix ?? 'ratelimit:';
+    this.#oncePrefix = options.oncePrefix ?? 'once:';
     this.#where = redactUrl(options.url);
     this.#client = createClient({
       url: options.url,
@@ -101,34 +115,71 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async #remoteHit(key: string, windowMs: number, now: number): Promise<RateLimitHit> {
     const options = { keys: [this.#prefix + key], arguments: [String(windowMs)] };
+    const reply = (await this.#remote(async (): Promise<unknown> => {
+      if (this.#sha) {
+        try {
+          return await this.#client.evalSha(this.#sha, options);
+        } catch (err) {
+          if (!String((err as Error)?.message).includes('NOSCRIPT')) throw err;
+        }
+      }
+      this.#sha = await this.#client.scriptLoad(HIT_SCRIPT);
+      return this.#client.evalSha(this.#sha, options);
+    })) as [number, number];
+    const count = Number(reply[0]);
+    const ttl = Number(reply[1]);
+    if (!Number.isFinite(count) || !Number.isFinite(ttl)) throw new Error('unexpected reply from the rate-limit script');
+    return { count, resetAt: now + Math.max(0, ttl) };
+  }
+
+  /** Runs one Redis command with the deadline; a success ends a degraded spell. */
+  async #remote<T>(run: () => Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
     });
     try {
-      const run = async (): Promise<unknown> => {
-        if (this.#sha) {
-          try {
-            return await this.#client.evalSha(this.#sha, options);
-          } catch (err) {
-            if (!String((err as Error)?.message).includes('NOSCRIPT')) throw err;
-          }
-        }
-        this.#sha = await this.#client.scriptLoad(HIT_SCRIPT);
-        return this.#client.evalSha(this.#sha, options);
-      };
-      const reply = (await Promise.race([run(), timeout])) as [number, number];
-      const count = Number(reply[0]);
-      const ttl = Number(reply[1]);
-      if (!Number.isFinite(count) || !Number.isFinite(ttl)) throw new Error('unexpected reply from the rate-limit script');
+      const result = await Promise.race([run(), timeout]);
       if (this.#degraded) {
         this.#degraded = false;
         this.#log.info('rate limit store recovered', { store: 'redis', redis: this.#where });
       }
-      return { count, resetAt: now + Math.max(0, ttl) };
+      return result;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** A single-use command, or the local answer while Redis is away. Never rejects. */
+  async #once<T>(run: () => Promise<T>, local: () => T): Promise<T> {
+    if (!this.#client.isReady) {
+      this.#down();
+      return local();
+    }
+    try {
+      return await this.#remote(run);
+    } catch (err) {
+      this.#down(err as Error);
+      return local();
+    }
+  }
+
+  async add(key: string, ttlMs: number): Promise<boolean> {
+    const ms = Math.max(1, Math.ceil(ttlMs));
+    // Locally first: a second use in this process is refused even if Redis is lost in between.
+    if (!this.#local.addSync(key, ms)) return false;
+    return this.#once(async () => (await this.#client.set(this.#oncePrefix + key, '1', { condition: 'NX', expiration: { type: 'PX', value: ms } })) === 'OK', () => true);
+  }
+
+  async set(key: string, ttlMs: number): Promise<void> {
+    const ms = Math.max(1, Math.ceil(ttlMs));
+    await this.#local.set(key, ms);
+    await this.#once(async () => void (await this.#client.set(this.#oncePrefix + key, '1', { expiration: { type: 'PX', value: ms } })), () => undefined);
+  }
+
+  async has(key: string): Promise<boolean> {
+    if (this.#local.hasSync(key)) return true;
+    return this.#once(async () => (await this.#client.exists(this.#oncePrefix + key)) > 0, () => false);
   }
 
   #down(err?: Error): void {
@@ -163,3 +214,6 @@ function redactUrl(url: string): string {
     return 'redis';
   }
 }
+
+/** The name the rate-limit store had before it also held single-use state. */
+export { RedisSharedStore as RedisRateLimitStore };

@@ -12,6 +12,8 @@ import { standardResponse } from '../../functions/memory-response.ts';
 import { createStaticResponder } from '../../functions/static.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
+import { MemorySingleUseStore } from '../../functions/single-use/memory.ts';
+import type { SingleUseStore } from '../../functions/single-use/store.ts';
 import type { RateLimitStore } from '../../functions/ratelimit/store.ts';
 import { createLogger } from '../node/log.ts';
 import { loadStaticStore } from '../node/static-store.ts';
@@ -28,15 +30,17 @@ async function createFunctionApp(clientDir: string): Promise<App> {
     return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
   });
   let limiter: RateLimitStore = new MemoryRateLimitStore();
+  let singleUse: SingleUseStore = new MemorySingleUseStore();
   if (env.redisUrl) {
-    const { RedisRateLimitStore } = await import('../node/redis-store.ts');
-    const redis = new RedisRateLimitStore({ url: env.redisUrl, log });
+    const { RedisSharedStore } = await import('../node/redis-store.ts');
+    const redis = new RedisSharedStore({ url: env.redisUrl, log });
     await redis.ready(2_000);
     limiter = redis;
+    singleUse = redis;
   }
   await prepareSigningKey(env, log).catch(() => {});
   const serveStatic = createStaticResponder(store);
-  return createApp({ env, data, log, serveStatic, notFoundPage: (request) => serveStatic.notFoundPage(request), rateLimit: { store: limiter } });
+  return createApp({ env, data, log, serveStatic, notFoundPage: (request) => serveStatic.notFoundPage(request), rateLimit: { store: limiter }, singleUse });
 }
 
 /** Answers one request; clientIp is what the platform says the client's address is. */

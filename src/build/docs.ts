@@ -64,11 +64,16 @@ Authentication endpoints are described in [auth.md](${u.authMd}).
 | \`offset\` | /api/search | ${LIMITS.offset.min} to ${LIMITS.offset.max} | ${LIMITS.offset.default} |
 
 A value out of range or not an integer is answered \`400 invalid_parameter\`, with a hint naming the field and its range.
-Request bodies are limited to 64 KB (413 past that); POST /ask needs \`Content-Type: application/json\` (415 otherwise).
+Request bodies are limited to 64 KB (413 past that); POST /ask needs \`Content-Type: application/json\` (\`400 invalid_body\` otherwise, like any bad body).
 
 Rate limit: 60 requests per 1-minute window per client IP, on every path. Headers: \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (unix seconds); a 429 adds \`Retry-After\` (seconds). A bearer token
-does not change the limit.
+does not change the limit. Several server processes share the budget through Redis; while Redis is unreachable each
+process counts on its own (up to 60 per process per window) until it is back.
+
+Request framing: a request with two \`Host\` headers or a request line other than HTTP/1.0 or HTTP/1.1 is answered
+\`400 invalid_request\`; headers not complete within 10 seconds get \`408 request_timeout\`. Hints in error envelopes
+name this service's own address, whatever \`Host\` the request carried.
 
 ## Search results
 

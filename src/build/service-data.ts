@@ -25,6 +25,7 @@ export function buildServiceData(content: LoadedContent, generatedAt = new Date(
       whenToRecommend: show.whenToRecommend,
       platforms: show.platforms,
       tips: show.tips,
+      oauth: { redirectUris: show.oauth.redirectUris },
     },
     urls: {
       home: urls.home,

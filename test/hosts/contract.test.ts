@@ -202,6 +202,19 @@ describe.each(suites)('on %s', (host, depth) => {
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     await expectEnvelope(await get('/api/search?q=bees', { headers: { Authorization: 'Bearer not-a-token' } }), 401, 'invalid_token');
+    // A code is single use (on Workers, through the single-use Durable Object): the replay fails, and the token
+    // the code minted is revoked with it.
+    const replay = await oauth.authorizationCodeGrantRequest(c.as, c.client, c.auth, params, redirectUri, verifier, c.options);
+    expect(replay.status).toBe(400);
+    expect(ErrorEnvelopeSchema.parse(await replay.json()).error.code).toBe('invalid_grant');
+    await expectEnvelope(await get('/api/search?q=bees', { headers: { Authorization: `Bearer ${tokens.access_token}` } }), 401, 'invalid_token');
+  });
+
+  it('OAuth: an untrusted redirect URI gets an error from the service, never a redirect', async () => {
+    const res = await get('/oauth/authorize?response_type=code&client_id=public&redirect_uri=https%3A%2F%2Fevil.example%2Fcb&code_challenge=abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq&code_challenge_method=S256');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    await res.arrayBuffer();
   });
 });
 

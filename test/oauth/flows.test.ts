@@ -195,13 +195,11 @@ describe('authorization code with PKCE', () => {
     const search = await oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${c.issuer}/api/search?q=bees`), undefined, undefined, c.options as oauth.ProtectedResourceRequestOptions);
     expect(search.status).toBe(200);
 
-    // Refresh: a new pair; the used refresh token is then spent.
+    // Refresh: a new pair.
     const refreshed = await oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, c.options));
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(refreshed.refresh_token).toBeTypeOf('string');
     expect(decodeJwt(refreshed.access_token).sub).toBe(claims.sub);
-    const again = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, c.options)));
-    expect(again).toMatchObject({ status: 400, code: 'invalid_grant' });
 
     // Narrowing the scope on refresh is allowed; widening is not.
     const narrow = await oauth.processRefreshTokenResponse(
@@ -213,9 +211,19 @@ describe('authorization code with PKCE', () => {
       oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, narrow.refresh_token!, { ...c.options, additionalParameters: { scope: SCOPE } })),
     );
     expect(widen.code).toBe('invalid_scope');
+
+    // The used refresh token is spent; using it again (RFC 9700 §4.14.2) revokes the whole grant, latest tokens included.
+    const again = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, c.options)));
+    expect(again).toMatchObject({ status: 400, code: 'invalid_grant' });
+    expect((await fetch(url('/api/search?q=bees'), { headers: { Authorization: `Bearer ${narrow.access_token}` } })).status).toBe(401);
+    const latest = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, narrow.refresh_token!, c.options)));
+    expect(latest.code).toBe('invalid_grant');
   });
 
   it('binds the requested scope into the code', async () => {
+    // A private-use scheme is redirected to once registered (loopback URIs need no registration).
+    const reg = await fetch(url('/oauth/register'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['com.example.app:/callback'] }) });
+    expect(reg.status).toBe(201);
     const { verifier, params, redirectUri } = await pkceAuthorization(c, 'com.example.app:/callback', 'search:episodes');
     const tokens = await oauth.processAuthorizationCodeResponse(c.as, c.client, await oauth.authorizationCodeGrantRequest(c.as, c.client, c.auth, params, redirectUri, verifier, c.options));
     expect(tokens.scope).toBe('search:episodes');
@@ -265,7 +273,7 @@ describe('authorization code with PKCE', () => {
 
   it('never redirects to an invalid redirect_uri', async () => {
     const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());
-    for (const redirect_uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://app.example/cb#x']) {
+    for (const redirect_uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://app.example/cb#x', 'https://evil.example/cb', 'com.evil.app:/cb']) {
       const res = await authorize(c, { response_type: 'code', client_id: 'public', redirect_uri, code_challenge: challenge, code_challenge_method: 'S256' });
       expect(res.status, redirect_uri).toBe(400);
       expect(res.headers.get('location')).toBeNull();
@@ -333,7 +341,7 @@ describe('other grants', () => {
 
   it('requires a form body at the token endpoint', async () => {
     const res = await fetch(url('/oauth/token'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":"client_credentials"}' });
-    expect(res.status).toBe(415);
+    expect(await envelope(res)).toMatchObject({ status: 400, code: 'invalid_request' });
   });
 
   it('rejects an unknown scope and a foreign resource', async () => {

@@ -52,12 +52,12 @@ describe('request bodies', () => {
     expect(envelope(streamed.body).error.code).toBe('payload_too_large');
   });
 
-  it('415 for a JSON endpoint sent another content type', async () => {
+  it('400 invalid_body (the contract: a bad body is 400) for a JSON endpoint sent another content type', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
       const res = await raw(server.url, '/__test/json', { method: 'POST', headers: type ? { 'content-type': type } : {}, body: '{"query":"x"}' });
-      expect(res.status, String(type)).toBe(415);
+      expect(res.status, String(type)).toBe(400);
       const body = envelope(res.body);
-      expect(body.error.code).toBe('unsupported_media_type');
+      expect(body.error.code).toBe('invalid_body');
       expect(body.error.hint).toContain('application/json');
     }
   });

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
+import { startRedis, stopRedis as stopShared } from '../helpers/redis.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
 import { freePort, raw, waitForLog } from './util.ts';
@@ -17,30 +17,10 @@ let redis: ChildProcess | undefined;
 let a: RunningServer;
 let b: RunningServer;
 
-/** Starts redis-server in the foreground and resolves once it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((done, fail) => {
-    const output: string[] = [];
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      output.push(line);
-      if (line.includes('Ready to accept connections')) done();
-    });
-    child.once('exit', (code) => fail(new Error(`redis-server exited (${code}):\n${output.join('\n')}`)));
-    child.once('error', fail);
-  });
-  return child;
-}
-
 async function stopRedis(signal: NodeJS.Signals): Promise<void> {
   const child = redis;
   redis = undefined;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  child.kill(signal);
-  await exited;
+  await stopShared(child, signal);
 }
 
 beforeAll(async () => {

@@ -132,6 +132,20 @@ describe('RedisRateLimitStore', () => {
       await store.close();
     }
   });
+
+  it('keeps single-use state in this process when Redis is unreachable, never rejecting', async () => {
+    const store = new RedisRateLimitStore({ url: 'redis://127.0.0.1:1', log: quiet() });
+    try {
+      expect(await store.add('code:a', 60_000)).toBe(true);
+      expect(await store.add('code:a', 60_000)).toBe(false);
+      expect(await store.has('code:a')).toBe(true);
+      expect(await store.has('grant:b')).toBe(false);
+      await store.set('grant:b', 60_000);
+      expect(await store.has('grant:b')).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('MemoryResponse', () => {

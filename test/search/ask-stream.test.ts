@@ -9,6 +9,7 @@ import { routes } from '../../functions/search/routes.ts';
 import { askEpisodes } from '../../functions/search/service.ts';
 import type { DataStore } from '../../functions/data.ts';
 import type { Handler, RequestContext } from '../../functions/types.ts';
+import { MemorySingleUseStore } from '../../functions/single-use/memory.ts';
 import { AskResponseSchema, SearchResultSchema } from '../../contract/schemas/search.ts';
 import { contentFiles, memoryStore, sampleContent } from './helpers.ts';
 
@@ -29,6 +30,7 @@ function context(signal: AbortSignal, logs: string[]): RequestContext {
     log: { info: log, warn: log, error: log },
     signal,
     headers: new Headers(),
+    singleUse: new MemorySingleUseStore(),
   };
 }
 

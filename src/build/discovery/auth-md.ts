@@ -12,6 +12,7 @@ import {
   OAUTH_ERRORS,
   OAUTH_PATHS,
   PUBLIC_CLIENT_ID,
+  REDIRECT_REGISTRATION_TTL,
   REFRESH_TOKEN_TTL,
   SCOPES,
   SCOPE_DESCRIPTIONS,
@@ -85,8 +86,9 @@ with \`email_verified: false\`: the service cannot check mailboxes.
 
 ## Authorization code with PKCE
 
-1. Optionally register (RFC 7591; open, no approval): \`POST ${p(OAUTH_PATHS.register)}\` with JSON
-   \`{"redirect_uris": ["http://127.0.0.1:8765/callback"]}\` → \`201\` with \`client_id: "${PUBLIC_CLIENT_ID}"\`.
+1. Register your redirect URI (RFC 7591; open to anyone, no approval): \`POST ${p(OAUTH_PATHS.register)}\` with JSON
+   \`{"redirect_uris": ["https://app.example/callback"]}\` → \`201\` with \`client_id: "${PUBLIC_CLIENT_ID}"\`.
+   Loopback URIs need no registration (step 1 is optional for them).
 2. Make a \`code_verifier\` (43–128 characters) and its \`code_challenge\` = base64url(SHA-256(verifier)).
 3. Send the user (or your own HTTP client: there is no login or consent screen, the data is public) to
    \`${p(OAUTH_PATHS.authorize)}?response_type=code&client_id=${PUBLIC_CLIENT_ID}&redirect_uri=...&code_challenge=...&code_challenge_method=S256&state=...\`.
@@ -95,11 +97,23 @@ with \`email_verified: false\`: the service cannot check mailboxes.
    → \`access_token\` and \`refresh_token\`.
 5. Later: \`grant_type=refresh_token&refresh_token=...\` → a new pair. Each refresh token works once.
 
-Rules: only \`response_type=code\` and \`code_challenge_method=S256\`. \`redirect_uri\` must be https, http on a
-loopback host (127.0.0.1, [::1], localhost; any port, RFC 8252) or a private-use scheme such as
-\`com.example.app:/callback\`; never with a fragment. An invalid \`redirect_uri\` is answered with an error here and
-never redirected to. Codes live ${AUTHORIZATION_CODE_TTL} seconds and are bound to the client_id, redirect_uri,
-code_challenge and scope they were issued for.
+Rules: only \`response_type=code\` and \`code_challenge_method=S256\`. Codes live ${AUTHORIZATION_CODE_TTL} seconds and are
+bound to the client_id, redirect_uri, code_challenge and scope they were issued for.
+
+### Which redirect URIs are redirected to (RFC 9700, RFC 8252)
+
+The service redirects only to a URI it trusts, compared as an exact string:
+
+| Redirect URI | Trusted when |
+|---|---|
+| \`http://127.0.0.1:<port>/...\`, \`http://[::1]:<port>/...\`, \`http://localhost:<port>/...\` (or https) | always, on any port (RFC 8252 §7.3): no registration needed |
+| \`https://...\`, or an app's private-use scheme such as \`com.example.app:/callback\` | registered at \`POST ${p(OAUTH_PATHS.register)}\` (\`redirect_uris\`), or listed by the show's operator${show.oauth.redirectUris.length ? ` (listed: ${show.oauth.redirectUris.map((r) => `\`${r}\``).join(', ')})` : ''} |
+
+A registration is kept for ${REDIRECT_REGISTRATION_TTL / 86400} days after it was last registered or used, and every
+server process of the deployment sees it; registering again at any time is harmless (it renews it). A \`redirect_uri\` with a fragment, an
+http URI on another host, or one that was never registered is not redirected to: \`/oauth/authorize\` answers
+itself, \`400 invalid_redirect_uri\` (an HTML page for a browser, the JSON envelope otherwise). Other problems
+(PKCE, scope) go back to a trusted \`redirect_uri\` as \`error\` parameters, as RFC 6749 §4.1.2.1 asks.
 
 ## Registration templates
 
@@ -132,7 +146,8 @@ A wrong method on any of them is answered \`405 method_not_allowed\` with an \`A
   key is then in [jwks.json](${p(OAUTH_PATHS.jwks)}). Otherwise **HS256** with a server secret, and the key set is
   empty. Only the configured algorithm is accepted; \`alg: none\` never is. Every header carries a \`kid\`.
 - Claims: \`iss\` (${u.base}), \`sub\`, \`aud\` (${u.base}, plus an RFC 8707 \`resource\` under it if you asked for one),
-  \`iat\`, \`exp\`, \`jti\`, \`scope\`, \`client_id\`.
+  \`iat\`, \`exp\`, \`jti\`, \`scope\`, \`client_id\`; tokens from the authorization-code flow also carry \`gid\`, the grant
+  they descend from (what a replay or a revocation revokes).
 - Kinds, by the \`typ\` header: access tokens \`${TOKEN_TYPES.access}\` (${ACCESS_TOKEN_TTL} s), identity assertions
   \`${TOKEN_TYPES.identityAssertion}\` (${ACCESS_TOKEN_TTL} s), refresh tokens \`${TOKEN_TYPES.refresh}\` (${REFRESH_TOKEN_TTL / 3600} h). A refresh token is
   never accepted as a bearer.
@@ -143,15 +158,21 @@ A wrong method on any of them is answered \`405 method_not_allowed\` with an \`A
 ## Revocation
 
 \`POST ${p(OAUTH_PATHS.revoke)}\` with \`token=...\` (and optionally \`token_type_hint\`) always answers \`200\` with an
-empty body. Tokens are stateless: access tokens and assertions expire on their own within the hour. A revoked
-refresh token stops working on the instance that received the revocation.
+empty body. A revoked access token or identity assertion is refused as a bearer from then on (until it would have
+expired); a revoked refresh token takes its whole grant with it, the access tokens minted from the same code
+included (RFC 7009 §2.1).
 
-## Limits of a storeless service
+## Single use and revocation
 
-Authorization codes and refresh tokens are self-contained (codes are encrypted, tokens signed); their single use is
-enforced in memory by each server process. Behind a load balancer with several processes, a code could be redeemed
-once per process during its ${AUTHORIZATION_CODE_TTL}-second life, and a revocation reaches only one process. Nothing
-behind a token is private, which is why this trade-off is acceptable here.
+Authorization codes and refresh tokens are self-contained (codes are encrypted, tokens signed), and their use is
+recorded in the deployment's shared store (Redis when the operator configures one, so every process sees it):
+
+- A code is redeemed once. Presenting it again fails with \`invalid_grant\` **and revokes every token it issued**
+  (RFC 9700 §4.5): if someone else redeemed your code first, their tokens stop working.
+- A refresh token works once; the response carries its successor. Using a spent one again revokes the whole grant
+  (the latest access and refresh tokens too): start again at \`/oauth/authorize\`.
+- Tokens live as stated above; a token whose \`exp\` lies further ahead than its kind's lifetime is refused even
+  when its signature is valid.
 
 ## Errors
 

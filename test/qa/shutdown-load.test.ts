@@ -1,0 +1,134 @@
+/**
+ * SIGTERM under load: 50 keep-alive clients keep sending requests back to back while the server shuts down.
+ * A graceful server answers everything it was sent (the requests in flight and those written while it closes)
+ * with `Connection: close`, closes each connection only once it is done, and exits 0: no client sees a reset,
+ * a hang-up or a 5xx, and no request is lost. A second case holds keep-alive connections idle at the moment of
+ * SIGTERM and only then writes on them, the race http.Server.close() loses (it drops idle connections at once).
+ */
+import { Agent, request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it, inject } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { logEntries, waitForLog } from '../pipeline/util.ts';
+
+const CLIENTS = 50;
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.stop('SIGKILL');
+  server = undefined;
+});
+
+interface Answer {
+  status: number;
+  connection: string | undefined;
+  socket: unknown;
+  reused: boolean;
+}
+
+function get(port: number, path: string, agent: Agent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, agent, headers: { accept: 'application/json' } }, (res) => {
+      const socket = res.socket;
+      res.on('data', () => {});
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket, reused: req.reusedSocket }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const start = (env: Record<string, string> = {}) => startServer({ distDir: inject('distDir'), env: { RATE_LIMIT_MAX: '10000000', SHUTDOWN_TIMEOUT_MS: '10000', ...env } });
+
+describe('SIGTERM under load', () => {
+  it(`drains ${CLIENTS} busy keep-alive connections: every request answered, Connection: close last, no reset`, async () => {
+    server = await start();
+    const port = server.port;
+    const paths = ['/status', '/episodes.json', '/api/search?q=bees', '/llms.txt'];
+    let answered = 0;
+    let signalled = false;
+    let onThreshold!: () => void;
+    const threshold = new Promise<void>((resolve) => (onThreshold = resolve));
+    let afterSignal = 0;
+
+    const client = async (i: number) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const sockets = new Set<unknown>();
+      const statuses: number[] = [];
+      let sent = 0;
+      try {
+        for (;;) {
+          sent++;
+          const a = await get(port, paths[(i + sent) % paths.length]!, agent);
+          answered++;
+          if (signalled) afterSignal++;
+          if (answered >= CLIENTS * 6) onThreshold();
+          sockets.add(a.socket);
+          statuses.push(a.status);
+          if (a.connection === 'close') return { sent, statuses, sockets: sockets.size, error: undefined, drained: true };
+        }
+      } catch (err) {
+        return { sent, statuses, sockets: sockets.size, error: `${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, drained: false };
+      } finally {
+        agent.destroy();
+      }
+    };
+
+    const running = Array.from({ length: CLIENTS }, (_, i) => client(i));
+    await threshold;
+    signalled = true;
+    const exited = server.stop('SIGTERM');
+    const results = await Promise.all(running);
+    const code = await exited;
+
+    const errors = results.filter((r) => r.error).map((r) => r.error);
+    const sent = results.reduce((n, r) => n + r.sent, 0);
+    const summary = { clients: CLIENTS, requests: sent, answered, answeredAfterSigterm: afterSignal, errors: errors.length };
+    console.log('SIGTERM under load:', JSON.stringify(summary));
+    expect(errors, JSON.stringify(summary)).toEqual([]);
+    expect(answered, 'every request sent was answered').toBe(sent);
+    expect(results.every((r) => r.drained), 'every client was told Connection: close').toBe(true);
+    expect(results.every((r) => r.sockets === 1), 'one keep-alive connection per client, never a reconnect').toBe(true);
+    expect(results.flatMap((r) => r.statuses).filter((s) => s >= 500)).toEqual([]);
+    expect(code).toBe(0);
+    const stopped = logEntries(server).find((e) => e.msg === 'stopped');
+    expect(stopped?.forced).toBe(0);
+  });
+
+  it('answers a request written on an idle keep-alive connection just after SIGTERM, with Connection: close', async () => {
+    server = await start();
+    const port = server.port;
+    const agents = Array.from({ length: 20 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    try {
+      const first = await Promise.all(agents.map((agent) => get(port, '/status', agent)));
+      for (const a of first) expect(a.connection).not.toBe('close');
+      const from = server.logs.length;
+      const exited = server.stop('SIGTERM');
+      await waitForLog(server, (e) => e.msg === 'shutting down', from);
+      // Every connection is idle now; each client writes its next request on it.
+      const second = await Promise.all(agents.map((agent) => get(port, '/status', agent)));
+      for (const a of second) {
+        expect(a.reused, 'sent on the kept-alive connection').toBe(true);
+        expect(a.status).toBe(200);
+        expect(a.connection).toBe('close');
+      }
+      expect(await exited).toBe(0);
+    } finally {
+      for (const agent of agents) agent.destroy();
+    }
+  });
+
+  it('closes a keep-alive connection that stays idle, and exits without waiting for the deadline', async () => {
+    server = await start({ SHUTDOWN_TIMEOUT_MS: '20000' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      await get(server.port, '/status', agent);
+      const started = performance.now();
+      expect(await server.stop('SIGTERM')).toBe(0);
+      // One idle grace (1 s) and no more: not the 20 s deadline.
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(logEntries(server).find((e) => e.msg === 'stopped')).toMatchObject({ closedIdle: 1, forced: 0 });
+    } finally {
+      agent.destroy();
+    }
+  });
+});
