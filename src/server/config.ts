@@ -19,6 +19,7 @@ export const ENV_HELP = `Environment:
   HOST           interface to listen on (default: localhost; 0.0.0.0 for all)
   PORT           port to listen on (default: 4321)
   SITE_URL       public address of the service ({base_url}); used at build time for every absolute URL
+                 (npm start rebuilds when the build was made for another address)
   TRUST_PROXY    number of reverse-proxy hops whose X-Forwarded-For/Forwarded to trust (default: 0 = none)
   REDIS_URL      redis://host:port: share the rate-limit budget between processes (default: in memory)
   LOG_LEVEL      debug | info | warn | error | silent (default: info); info writes one access-log line per request
