@@ -6,11 +6,22 @@ import node from '@astrojs/node';
 // astro.config cannot import TypeScript directly, so the value is read again by the build from the same file;
 // this copy only feeds Astro's own absolute URLs (canonical links, sitemap).
 import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { precompress } from './src/integration/precompress.ts';
 import { assetManifest } from './src/integration/asset-manifest.ts';
+import { contentCheck } from './src/integration/content-check.ts';
 
-const show = parse(readFileSync(new URL('./content/podcast.yaml', import.meta.url), 'utf8'));
+// A podcast.yaml that does not parse is reported by the content check (src/integration/content-check.ts).
+const show = (() => {
+  try {
+    const dir = resolve(fileURLToPath(new URL('.', import.meta.url)), process.env.CONTENT_DIR || 'content');
+    return parse(readFileSync(join(dir, 'podcast.yaml'), 'utf8')) ?? {};
+  } catch {
+    return {};
+  }
+})();
 const site = (process.env.SITE_URL || show.siteUrl || 'http://localhost:4321').replace(/\/+$/, '');
 
 export default defineConfig({
@@ -23,6 +34,7 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   server: { host: process.env.HOST || 'localhost', port: Number(process.env.PORT) || 4321 },
   devToolbar: { enabled: false },
-  // .br/.gz beside each text file of the build, then /_manifest.json: what every host needs to answer each file.
-  integrations: [precompress(), assetManifest()],
+  // contentCheck: a build of content with mistakes lists them all and exits 1 before rendering anything.
+  // Then .br/.gz beside each text file of the build, then /_manifest.json: what every host needs per file.
+  integrations: [contentCheck(), precompress(), assetManifest()],
 });

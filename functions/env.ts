@@ -6,6 +6,7 @@
 import type { ServiceEnv } from './types.ts';
 
 export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service ({base_url}); used at build time for every absolute URL
+                 (npm start rebuilds when the build was made for another address)
   TRUST_PROXY    number of reverse-proxy hops whose X-Forwarded-For/Forwarded to trust (default: 0 = none)
   REDIS_URL      redis://host:port: share the rate-limit budget and single-use OAuth state between processes (default: in memory)
   LOG_LEVEL      debug | info | warn | error | silent (default: info); info writes one access-log line per request

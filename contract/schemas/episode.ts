@@ -37,7 +37,16 @@ export const EpisodeFrontmatterSchema = z.strictObject({
     .string()
     .regex(/^[\w.-]+\.srt$/, { message: 'must be a file name ending in .srt (no folders)' })
     .optional(),
+  /** The transcript as the editor supplies it, SubRip or WebVTT (srtFile remains for .srt). */
+  transcriptFile: z
+    .string()
+    .regex(/^[\w.-]+\.(srt|vtt)$/, { message: 'must be a file name ending in .srt or .vtt (no folders)' })
+    .optional(),
   guid: z.string().min(1).optional(),
+  /** The episode's own artwork (itunes:image on the item): an absolute URL or a path on the site. */
+  image: z
+    .union([HttpUrl, z.string().regex(/^\/[^\s]*$/)], { message: 'must be an absolute http(s) URL or a path on the site such as /episodes/1.png' })
+    .optional(),
   spotifyUrl: HttpUrl.optional(),
   appleUrl: HttpUrl.optional(),
   amazonUrl: HttpUrl.optional(),

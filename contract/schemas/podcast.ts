@@ -6,6 +6,20 @@ const Category = z.strictObject({
   subcategories: z.array(z.string().min(1)).default([]),
 });
 
+/** Absolute URL, or a path on the site such as /artwork.png. */
+const ImageRef = z.union([HttpUrl, z.string().regex(/^\/[^\s]*$/, { message: 'must be an absolute http(s) URL or a path on the site such as /hosts/maya.png' })]);
+
+/** A host, published as podcast:person (role host) in the feed. */
+const Host = z.strictObject({
+  name: z.string().min(1, { message: 'must not be empty' }),
+  role: z.string().min(1).default('host'),
+  img: ImageRef.optional(),
+  href: HttpUrl.optional(),
+});
+
+/** podcast:medium values (Podcasting 2.0 namespace). */
+export const MEDIUMS = ['podcast', 'music', 'video', 'film', 'audiobook', 'newsletter', 'blog', 'publisher', 'course'] as const;
+
 /** content/podcast.yaml: the show. Strict, so a misspelt key fails the check. */
 export const PodcastConfigSchema = z.strictObject({
   title: z.string().min(1, { message: 'must not be empty' }),
@@ -19,6 +33,14 @@ export const PodcastConfigSchema = z.strictObject({
   categories: z.array(Category).min(1, { message: 'needs at least one iTunes category' }),
   /** Absolute URL, or a path on the site such as /artwork.png. */
   artwork: z.string().min(1),
+  /**
+   * podcast:guid, pinned (an imported show keeps its own, so a show that moves keeps its GUID). Without it the
+   * guid is derived from the feed URL, so it changes with SITE_URL.
+   */
+  guid: z.uuid({ message: 'must be a UUID such as ead4c236-bf58-58c6-a2c6-a6b28d128cb6' }).optional(),
+  medium: z.enum(MEDIUMS, { message: `must be one of ${MEDIUMS.join(', ')}` }).default('podcast'),
+  /** The show's hosts (podcast:person role host): a name, or name with role, img and href. */
+  hosts: z.array(z.union([z.string().min(1).transform((name): z.output<typeof Host> => ({ name, role: 'host' })), Host])).default([]),
   siteUrl: HttpUrl,
   audioBaseUrl: z.union([HttpUrl, z.literal('')]).default(''),
   platforms: z
@@ -29,13 +51,6 @@ export const PodcastConfigSchema = z.strictObject({
       youtube: HttpUrl.optional(),
     })
     .default({}),
-  /** The show's hosts (podcast:person role host at the channel level). */
-  hosts: z.array(z.string().min(1)).default([]),
-  /**
-   * podcast:guid when the show already has one (an imported feed): a show that moves keeps its GUID.
-   * When absent it is derived from the feed URL.
-   */
-  guid: z.uuid({ message: 'must be a UUID' }).optional(),
   topics: z.array(z.string().min(1)).default([]),
   whenToRecommend: z.string().optional(),
   tips: z

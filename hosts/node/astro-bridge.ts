@@ -17,11 +17,15 @@ import { ERROR_CODES, errorResponse, type ErrorCode } from '../../functions/erro
 export type NodeHandler = (req: unknown, res: unknown, next?: (err?: unknown) => void) => unknown;
 export type Fallback = (request: Request, ctx: RequestContext) => Promise<Response | undefined>;
 
-/** Loads dist/server/entry.mjs when the build made one; undefined when there is nothing Astro renders at run time. */
-export async function loadAstroFallback(distDir: string): Promise<Fallback | undefined> {
+/**
+ * Loads dist/server/entry.mjs when the build made one; undefined when there is nothing Astro renders at run time.
+ * A generation above 0 (a reload) imports the entry afresh rather than the module cached at start.
+ */
+export async function loadAstroFallback(distDir: string, generation = 0): Promise<Fallback | undefined> {
   const entry = join(distDir, 'server', 'entry.mjs');
   if (!existsSync(entry)) return undefined;
-  const mod = (await import(pathToFileURL(entry).href)) as { handler?: NodeHandler };
+  const href = pathToFileURL(entry).href + (generation ? `?generation=${generation}` : '');
+  const mod = (await import(href)) as { handler?: NodeHandler };
   return typeof mod.handler === 'function' ? withEnvelopeErrors(astroFallback(mod.handler)) : undefined;
 }
 

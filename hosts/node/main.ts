@@ -5,10 +5,13 @@
  * The host's own work is small and done once: read the build output into memory (static-store.ts), connect the
  * rate-limit store, load Astro's handler if the build has pages rendered at run time, compose the pipeline
  * (functions/app.ts). Per request it only converts between node:http and Request/Response (node-http.ts).
+ *
+ * SIGHUP takes up a new build without a restart: the build output is read into memory again and swapped in for
+ * the requests that arrive after it; requests in flight finish on the build they started with.
  */
 import { enableCompileCache } from 'node:module';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Duplex } from 'node:stream';
@@ -49,6 +52,11 @@ export interface Service {
   log: ServerLogger;
   /** Stops accepting, lets requests in flight finish (at most config.shutdownTimeoutMs), closes Redis. */
   shutdown(reason?: string): Promise<void>;
+  /**
+   * Reads the build output again and serves it to every request that starts after this resolves (SIGHUP).
+   * Resolves to false, still serving the previous build, when the new one cannot be loaded.
+   */
+  reload(reason?: string): Promise<boolean>;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
@@ -57,6 +65,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const clientDir = resolve(config.distDir, 'client');
 
   const reason = buildReason(clientDir, config);
+  if (reason?.startsWith('the build is for') && !existsSync(resolve(config.vars.CONTENT_DIR || 'content', 'podcast.yaml'))) {
+    throw new Error(`${reason}, and there is no content/ here to rebuild it from: build it with that SITE_URL (SITE_URL=${config.vars.SITE_URL} npm run build), or start without SITE_URL`);
+  }
   if (reason) {
     log.info(`${reason}; building first`, { dir: clientDir });
     log.flush();
@@ -66,15 +77,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     });
     if (result.status !== 0) throw new Error(`the build failed (exit code ${result.status})`);
   }
-
-  const store = loadStaticStore(clientDir);
-  if (config.siteUrl && store.manifest.siteUrl !== config.siteUrl.replace(/\/+$/, '')) {
-    log.warn('SITE_URL differs from the address the build was made for; documents carry the build\'s address', { built: store.manifest.siteUrl, SITE_URL: config.siteUrl });
-  }
-  const data = new DataStore(async (path) => {
-    const file = store.get(path);
-    return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
-  });
 
   // One shared store for the rate-limit budget and single-use state (OAuth codes, revocations, registrations).
   let limiter: RateLimitStore;
@@ -92,28 +94,46 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     singleUse = new MemorySingleUseStore();
   }
 
-  const fallback = await loadAstroFallback(resolve(config.distDir)).catch((err: Error) => {
-    log.warn('Astro server handler could not be loaded; pages not prerendered will answer 404', { error: err.message });
-    return undefined;
-  });
-
   // Says at start which token key is in use (and warns when it is a temporary one), not at the first token.
   await prepareSigningKey(config, log).catch(() => {
     // Already logged with what to fix; token endpoints answer 500 until the key is fixed, reads are unaffected.
   });
 
-  const serveStatic = createStaticResponder(store);
-  const app = createApp({
-    env: config,
-    data,
-    log,
-    routes: options.routes,
-    serveStatic,
-    fallback,
-    notFoundPage: (request) => serveStatic.notFoundPage(request),
-    rateLimit: { store: limiter },
-    singleUse,
-  });
+  /**
+   * One build, in memory, with the pipeline over it. The rate-limit store, signing keys and logger are the
+   * process's and carry over; the files, the documents parsed from them and their search index are the build's.
+   */
+  const loadBuild = async (generation: number) => {
+    const store = loadStaticStore(clientDir);
+    // A reload refuses a folder caught mid-build (astro empties it first) and keeps the build it has.
+    for (const required of generation ? ['/episodes.json', '/service.json'] : []) {
+      if (!store.get(required)) throw new Error(`${clientDir} has no ${required}: not a complete build`);
+    }
+    const data = new DataStore(async (path) => {
+      const file = store.get(path);
+      return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
+    });
+    const fallback = await loadAstroFallback(resolve(config.distDir), generation).catch((err: Error) => {
+      log.warn('Astro server handler could not be loaded; pages not prerendered will answer 404', { error: err.message });
+      return undefined;
+    });
+    const serveStatic = createStaticResponder(store);
+    const app = createApp({
+      env: config,
+      data,
+      log,
+      routes: options.routes,
+      serveStatic,
+      fallback,
+      notFoundPage: (request) => serveStatic.notFoundPage(request),
+      rateLimit: { store: limiter },
+      singleUse,
+    });
+    return { app, store, fallback };
+  };
+  let generation = 0;
+  /** The build new requests are answered from; a request keeps the one it started with. */
+  let current = await loadBuild(generation);
 
   const inFlight = new Set<AbortController>();
   let shuttingDown = false;
@@ -139,6 +159,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     try {
       checkFraming(req);
       const request = toRequest(req, { fallbackHost, trustProxy: config.trustProxy });
+      const { app } = current;
       response = await app.fetch(request, { clientIp: req.socket.remoteAddress ?? '', signal: controller.signal });
     } catch (err) {
       // Only a request too malformed to become a Request gets here: the pipeline itself never throws.
@@ -165,7 +186,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
 
   /** 405 for a method the pipeline cannot be given (see UNREPRESENTABLE_METHODS), with the path's real Allow. */
   const methodNotAllowed = (method: string, target: string): Response => {
-    const route = target.startsWith('/') ? app.router.match(target.split('?')[0]!) : undefined;
+    const route = target.startsWith('/') ? current.app.router.match(target.split('?')[0]!) : undefined;
     const allow = route ? Router.allow(route) : 'GET, HEAD, OPTIONS';
     return errorResponse('method_not_allowed', {
       message: `${method} is not supported by this service.`,
@@ -229,7 +250,27 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`;
-  log.info('listening', { url, files: store.files.size, rateLimit: `${config.rateLimitMax}/${config.rateLimitWindowMs}ms`, store: config.redisUrl ? 'redis' : 'memory', astroFallback: Boolean(fallback) });
+  log.info('listening', { url, files: current.store.files.size, rateLimit: `${config.rateLimitMax}/${config.rateLimitWindowMs}ms`, store: config.redisUrl ? 'redis' : 'memory', astroFallback: Boolean(current.fallback) });
+
+  let reloading: Promise<boolean> | undefined;
+  const reload = (reason = 'reload') => {
+    // Signals that arrive while a reload runs share it: the files it reads are the newest anyway.
+    reloading ??= (async () => {
+      const started = performance.now();
+      try {
+        const next = await loadBuild(++generation);
+        current = next;
+        log.info('reloaded', { reason, files: next.store.files.size, duration_ms: Math.round(performance.now() - started) });
+        return true;
+      } catch (err) {
+        log.error('reload failed; still serving the previous build', { reason, error: (err as Error).message });
+        return false;
+      } finally {
+        reloading = undefined;
+      }
+    })();
+    return reloading;
+  };
 
   /**
    * Graceful shutdown, as a careful proxy drains: stop accepting connections, answer every request in flight or
@@ -279,7 +320,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     return stopping;
   };
 
-  return { server, url, config, log, shutdown };
+  return { server, url, config, log, shutdown, reload };
 }
 
 /** Runs the service until SIGTERM or SIGINT; a second signal exits at once. */
@@ -311,6 +352,8 @@ export async function main(options: ServiceOptions = {}): Promise<void> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // After `npm run build` into the folder being served: take up the new build without dropping a request.
+  process.on('SIGHUP', () => void service.reload('SIGHUP'));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
@@ -323,6 +366,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 function buildReason(clientDir: string, config: ServerConfig): string | undefined {
   const marker = join(clientDir, 'episodes.json');
   if (!existsSync(marker)) return 'no build output found';
+  // Every absolute URL in the build (feed, documents, pages) was made from the site address it was built for.
+  const wanted = config.vars.SITE_URL?.trim().replace(/\/+$/, '');
+  if (wanted) {
+    const built = builtSiteUrl(clientDir);
+    if (built !== wanted) return `the build is for ${built ?? 'an unknown address'} but SITE_URL is ${wanted}`;
+  }
   if (config.vars.DIST_DIR) return undefined;
   const builtAt = statSync(marker).mtimeMs;
   const newest = (dir: string): number => {
@@ -336,4 +385,14 @@ function buildReason(clientDir: string, config: ServerConfig): string | undefine
   };
   const contentDir = config.vars.CONTENT_DIR || 'content';
   return Math.max(newest(resolve(contentDir)), newest(resolve('public'))) > builtAt ? 'content changed since the last build' : undefined;
+}
+
+/** The site address a build was made for (service.json's show.siteUrl), or undefined when it cannot be read. */
+function builtSiteUrl(clientDir: string): string | undefined {
+  try {
+    const service = JSON.parse(readFileSync(join(clientDir, 'service.json'), 'utf8')) as { show?: { siteUrl?: string } };
+    return service.show?.siteUrl?.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
 }

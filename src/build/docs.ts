@@ -48,7 +48,7 @@ rate-limit headers; errors use one envelope. Machine-readable descriptions: [Ope
 | GET, POST | [/mcp](${u.mcp}) | MCP server (GET: manifest; POST: JSON-RPC 2.0 over streamable HTTP) |
 | GET | [/.well-known/mcp/server-card.json](${u.serverCard}) | MCP server card |
 | POST | /donate | Optional tip: always 402 with payment options |
-| GET | /transcripts/{srtFile} | An episode's transcript (SubRip) |
+| GET | /transcripts/{srtFile} | An episode's transcript (SubRip); the same name with .vtt is WebVTT, with .json Podcasting 2.0 JSON |
 | GET | /chapters/{id}.json | An episode's chapters (JSON chapters 1.2.0) |
 | GET | /audio/{audioFile} | An episode's MP3 (supports Range requests) |
 

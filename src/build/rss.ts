@@ -8,6 +8,7 @@ import { Feed, type Extension } from 'feed';
 import { js2xml, xml2js, type ElementCompact } from 'xml-js';
 import type { LoadedContent, LoadedEpisode } from '../content/load.ts';
 import { siteUrls } from './urls.ts';
+import { transcriptFiles } from './transcripts.ts';
 
 export const PODCAST_NAMESPACE = 'https://podcastindex.org/namespace/1.0';
 
@@ -55,17 +56,17 @@ export function buildRss(content: LoadedContent): string {
       })),
     ),
     ext('podcast:guid', text(show.guid)),
+    ext('podcast:medium', text(show.medium)),
     ext('podcast:locked', { ...attrs({ owner: show.owner.email }), _text: 'no' }),
   ];
-  if (show.hosts?.length) {
-    channel.push(ext('podcast:person', show.hosts.map((name) => ({ ...attrs({ role: 'host', group: 'cast' }), _text: name }))));
-  }
+  const hosts = hostPeople(content, urls);
+  if (hosts.length) channel.push(ext('podcast:person', hosts));
   if (show.tips.url) {
     channel.push(ext('podcast:funding', { ...attrs({ url: show.tips.url }), _text: `Support ${show.title}` }));
   }
   for (const e of channel) feed.addExtension(e);
 
-  for (const episode of newestFirst) feed.addItem(item(episode, show.explicit, urls));
+  for (const episode of newestFirst) feed.addItem(item(episode, show.explicit, urls, hosts, show.language));
 
   const xml = feed.rss2();
   const doc = xml2js(xml, { compact: true }) as ElementCompact;
@@ -80,9 +81,21 @@ export function buildRss(content: LoadedContent): string {
   return js2xml(doc, { compact: true, spaces: 2, attributeValueFn: escapeAttr });
 }
 
-function item(episode: LoadedEpisode, showExplicit: boolean, urls: ReturnType<typeof siteUrls>) {
+/** podcast:person for each host (role host unless podcast.yaml says otherwise), with img and href when given. */
+function hostPeople(content: LoadedContent, urls: ReturnType<typeof siteUrls>): ElementCompact[] {
+  return content.show.hosts.map((h) => ({
+    ...attrs({
+      role: h.role,
+      group: 'cast',
+      ...(h.img ? { img: /^https?:\/\//.test(h.img) ? h.img : urls.abs(h.img) } : {}),
+      ...(h.href ? { href: h.href } : {}),
+    }),
+    _text: h.name,
+  }));
+}
+
+function item(episode: LoadedEpisode, showExplicit: boolean, urls: ReturnType<typeof siteUrls>, hosts: ElementCompact[], language: string) {
   const audio = urls.audio(episode);
-  const transcript = urls.transcript(episode);
   const chapters = urls.chapters(episode);
   const extensions: Extension[] = [
     ext('itunes:title', text(episode.title)),
@@ -95,14 +108,24 @@ function item(episode: LoadedEpisode, showExplicit: boolean, urls: ReturnType<ty
   ];
   if (episode.desc) extensions.push(ext('itunes:summary', text(episode.desc)));
   if (episode.seconds !== undefined && !audio) extensions.push(ext('itunes:duration', text(episode.seconds)));
-  if (transcript) {
-    extensions.push(ext('podcast:transcript', attrs({ url: transcript, type: 'application/x-subrip', rel: 'captions' })));
+  if (episode.image) {
+    extensions.push(ext('itunes:image', attrs({ href: /^https?:\/\//.test(episode.image) ? episode.image : urls.abs(episode.image) })));
   }
+  // Every published form of the transcript; SRT and WebVTT carry timings fit for captions.
+  const transcripts = transcriptFiles(episode).map((f) =>
+    attrs({
+      url: urls.abs(`/transcripts/${f.file}`),
+      type: f.type,
+      ...(f.ext === 'json' ? {} : { rel: 'captions' }),
+      language,
+    }),
+  );
+  if (transcripts.length) extensions.push(ext('podcast:transcript', transcripts));
   if (chapters) extensions.push(ext('podcast:chapters', attrs({ url: chapters, type: 'application/json+chapters' })));
-  const people = [
-    ...(episode.hosts ?? []).map((name) => ({ ...attrs({ role: 'host', group: 'cast' }), _text: name })),
-    ...(episode.guests ?? []).map((name) => ({ ...attrs({ role: 'guest', group: 'cast' }), _text: name })),
-  ];
+  // An item's people replace the channel's for that item (namespace rule), so the hosts are repeated here,
+  // unless the episode names its own (an imported feed's item-level hosts).
+  const episodeHosts = (episode.hosts ?? []).map((name) => ({ ...attrs({ role: 'host', group: 'cast' }), _text: name }));
+  const people = [...(episodeHosts.length ? episodeHosts : hosts), ...(episode.guests ?? []).map((name) => ({ ...attrs({ role: 'guest', group: 'cast' }), _text: name }))];
   if (people.length) extensions.push(ext('podcast:person', people));
   if (audio) {
     // The enclosure exactly as given (feed would normalise the URL and guess the type from the extension), so an

@@ -1,26 +1,94 @@
 /**
- * Transcript formats the build publishes beside the editor's SRT. Speakers are written in the SRT as "Name: " at
- * the start of a turn; in the JSON each segment carries its speaker (the turn's, carried forward), as apps expect.
+ * Transcripts out: every transcript is published in the three forms podcast apps read, under one stem
+ * (/transcripts/<stem>.srt, .vtt and .json), whatever form the editor supplied (.srt or .vtt):
+ *
+ * - SubRip (application/x-subrip): an editor's SRT as written; a VTT converted;
+ * - WebVTT (text/vtt): also the player's captions track;
+ * - Podcasting 2.0 JSON (application/json): `{ version, segments: [{ speaker, startTime, endTime, body }] }`,
+ *   https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/examples/transcripts/transcripts.md
+ *
+ * Cue timings and text are the same in all three; the build's tests read each back and compare them.
  */
+import { readFileSync } from 'node:fs';
+import SrtParser from 'srt-parser-2';
 import type { LoadedEpisode } from '../content/load.ts';
-import { TranscriptJsonSchema, type TranscriptJson, type TranscriptSegment } from '../../contract/schemas/transcript.ts';
+import { parseVtt } from '../content/vtt.ts';
+import { splitSpeaker } from '../components/transcript.ts';
 
-const TURN = /^([\p{Lu}][\p{L}'’.-]*(?: [\p{Lu}][\p{L}'’.-]*){0,3}):\s+/u;
-
-export function transcriptJson(episode: Pick<LoadedEpisode, 'cues'>): TranscriptJson {
-  let speaker: string | undefined;
-  const segments: TranscriptSegment[] = (episode.cues ?? []).map((cue) => {
-    const text = cue.text.replace(/\s*\n\s*/g, ' ').trim();
-    const turn = TURN.exec(text);
-    if (turn) speaker = turn[1];
-    return {
-      ...(speaker ? { speaker } : {}),
-      startTime: round(cue.start),
-      endTime: round(cue.end),
-      body: turn ? text.slice(turn[0].length) : text,
-    };
-  });
-  return TranscriptJsonSchema.parse({ version: '1.0.0', segments });
+export interface TranscriptCue {
+  start: number;
+  end: number;
+  /** Plain text lines as written (line breaks kept, markup removed). */
+  lines: string[];
 }
 
-const round = (s: number) => Math.round(s * 1000) / 1000;
+export const TRANSCRIPT_FORMATS = [
+  { ext: 'srt', type: 'application/x-subrip', label: 'SRT' },
+  { ext: 'vtt', type: 'text/vtt', label: 'WebVTT' },
+  { ext: 'json', type: 'application/json', label: 'JSON' },
+] as const;
+export type TranscriptExt = (typeof TRANSCRIPT_FORMATS)[number]['ext'];
+
+/** The published file names of an episode's transcript, by format; empty when it has none. */
+export function transcriptFiles(episode: Pick<LoadedEpisode, 'srtFile' | 'hasSrt'>): Array<(typeof TRANSCRIPT_FORMATS)[number] & { file: string }> {
+  if (!episode.srtFile || !episode.hasSrt) return [];
+  const stem = episode.srtFile.replace(/\.srt$/, '');
+  return TRANSCRIPT_FORMATS.map((f) => ({ ...f, file: `${stem}.${f.ext}` }));
+}
+
+/** Reads a transcript the content model has validated, keeping its line breaks. */
+export function readTranscript(source: { path: string; format: 'srt' | 'vtt' }): { text: string; cues: TranscriptCue[] } {
+  const text = readFileSync(source.path, 'utf8').replace(/^\uFEFF/, '');
+  if (source.format === 'vtt') {
+    return { text, cues: parseVtt(text).cues.map((c) => ({ start: c.start, end: c.end, lines: c.lines })) };
+  }
+  const cues = new SrtParser().fromSrt(text.replace(/\r\n?/g, '\n')).map((c) => ({
+    start: round3(c.startSeconds),
+    end: round3(c.endSeconds),
+    lines: c.text.split('\n').map((l) => l.replace(/<[^>]+>|\{\\[^}]*\}/g, '').trim()).filter(Boolean),
+  }));
+  return { text, cues };
+}
+
+/** The transcript in one format: the editor's own SRT is published as it is. */
+export function renderTranscript(source: { path: string; format: 'srt' | 'vtt' }, ext: TranscriptExt): string {
+  const { text, cues } = readTranscript(source);
+  if (ext === 'srt') return source.format === 'srt' ? text : toSrt(cues);
+  if (ext === 'vtt') return toVtt(cues);
+  return `${JSON.stringify(toPodcastJson(cues), null, 1)}\n`;
+}
+
+export function toSrt(cues: readonly TranscriptCue[]): string {
+  return cues.map((c, i) => `${i + 1}\n${clock(c.start, ',')} --> ${clock(c.end, ',')}\n${c.lines.join('\n')}\n`).join('\n');
+}
+
+export function toVtt(cues: readonly TranscriptCue[]): string {
+  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `WEBVTT\n\n${cues.map((c, i) => `${i + 1}\n${clock(c.start, '.')} --> ${clock(c.end, '.')}\n${c.lines.map(escape).join('\n')}\n`).join('\n')}`;
+}
+
+export interface PodcastTranscriptJson {
+  version: '1.0.0';
+  segments: Array<{ speaker?: string; startTime: number; endTime: number; body: string }>;
+}
+
+/** One segment per cue; a "Name:" at the start of a cue names the speaker until the next one does. */
+export function toPodcastJson(cues: readonly TranscriptCue[]): PodcastTranscriptJson {
+  let speaker: string | undefined;
+  return {
+    version: '1.0.0',
+    segments: cues.map((c) => {
+      const split = splitSpeaker(c.lines.join(' ').replace(/\s+/g, ' ').trim());
+      if (split.speaker) speaker = split.speaker;
+      return { ...(speaker ? { speaker } : {}), startTime: c.start, endTime: c.end, body: split.text };
+    }),
+  };
+}
+
+function clock(seconds: number, separator: ',' | '.'): string {
+  const ms = Math.round(seconds * 1000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -1,12 +1,12 @@
 /** `npm run check`: validates the content without building the site. Exit 1 with every problem listed. */
 import { loadContent } from './load.ts';
+import { formatProblems } from './report.ts';
 
 const dir = process.argv[2] ?? 'content';
 const started = performance.now();
 const { content, errors } = loadContent(dir);
 if (!content) {
-  console.error(`✗ ${dir}: ${errors.length} problem${errors.length === 1 ? '' : 's'}`);
-  for (const e of errors) console.error(`  ${e}`);
+  console.error(formatProblems(dir, errors));
   process.exit(1);
 }
 const withSrt = content.episodes.filter((e) => e.hasSrt).length;

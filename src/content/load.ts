@@ -1,6 +1,6 @@
 /**
  * The content model: reads what editors write (content/podcast.yaml, content/episodes/*.md,
- * content/transcripts/*.srt, content/audio/*.mp3), validates it against the schemas and derives the fields
+ * content/transcripts/*.srt|*.vtt, content/audio/*.mp3), validates it against the schemas and derives the fields
  * editors never type. Runs at build time and in `npm run check`; the request path never calls it.
  * Every problem is collected (not only the first) as "file: field problem" so an editor can fix them all at once.
  */
@@ -14,12 +14,14 @@ import { PodcastConfigSchema, type PodcastConfig } from '../../contract/schemas/
 import { formatDuration, parseDuration } from '../../contract/duration.ts';
 import { markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrt, type Cue } from './srt.ts';
+import { parseVtt } from './vtt.ts';
+import { checkCategories } from './itunes-categories.ts';
 
 /** The Podcasting 2.0 namespace's UUID for podcast:guid (UUIDv5 of the feed URL). */
 export const PODCAST_GUID_NAMESPACE = 'ead4c236-bf58-58c6-a2c6-a6b28d128cb6';
 
 export interface Show extends PodcastConfig {
-  /** podcast:guid: UUIDv5 of the feed URL without scheme or trailing slash. */
+  /** podcast:guid: pinned in podcast.yaml, else UUIDv5 of the feed URL without scheme or trailing slash. */
   guid: string;
   feedUrl: string;
 }
@@ -30,6 +32,8 @@ export interface LoadedEpisode extends Episode {
   slug: string;
   html: string;
   cues: Cue[] | null;
+  /** The transcript file the editor supplied (published as SRT, WebVTT and JSON under srtFile's stem). */
+  transcript: { path: string; format: 'srt' | 'vtt' } | null;
   /** The feed's enclosure length: the byte size of a bundled audio file, else audioLength from the frontmatter. */
   audioBytes: number | null;
   /** The audio on another host (frontmatter audioUrl), linked instead of a bundled audioFile. */
@@ -42,6 +46,8 @@ export interface LoadedEpisode extends Episode {
   /** Per-episode itunes:explicit; the show's flag when not given. */
   explicit?: boolean;
   episodeType: 'full' | 'trailer' | 'bonus';
+  /** The episode's own artwork (URL or site path), when it has one. */
+  image?: string;
 }
 
 export interface LoadedContent {
@@ -87,6 +93,8 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
 
   const episodes: LoadedEpisode[] = [];
   const idOwner = new Map<number, string>();
+  const audioOwner = new Map<string, string>();
+  const transcriptOwner = new Map<string, string>();
   for (const name of files) {
     const path = join(episodesDir, name);
     const episode = loadEpisode(path, rel(path), dirs, show, errors, rel);
@@ -97,6 +105,18 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
       continue;
     }
     idOwner.set(episode.id, episode.file);
+    // One file for two episodes is a copy-paste slip: the feed would give both the same audio.
+    if (episode.audioFile) {
+      const other = audioOwner.get(episode.audioFile);
+      if (other) errors.push(`${episode.file}: audioFile "${episode.audioFile}" is already used by ${other}; each episode needs its own MP3`);
+      else audioOwner.set(episode.audioFile, episode.file);
+    }
+    if (episode.srtFile && episode.hasSrt) {
+      const other = transcriptOwner.get(episode.srtFile);
+      if (other) {
+        errors.push(`${episode.file}: the transcript would be published as /transcripts/${episode.srtFile}, which ${other} already uses; each episode needs its own transcript`);
+      } else transcriptOwner.set(episode.srtFile, episode.file);
+    }
     episodes.push(episode);
   }
   episodes.sort((a, b) => a.id - b.id);
@@ -144,9 +164,14 @@ function loadShow(contentDir: string, env: Env, errors: string[], rel: (p: strin
     return null;
   }
   const config = result.data;
+  const categoryProblems = checkCategories(config.categories);
+  if (categoryProblems.length) {
+    errors.push(...categoryProblems.map((p) => `${rel(path)}: ${p}`));
+    return null;
+  }
   config.siteUrl = config.siteUrl.replace(/\/+$/, '');
   const feedUrl = `${config.siteUrl}/rss.xml`;
-  const guid = config.guid ?? uuidv5(feedUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''), PODCAST_GUID_NAMESPACE);
+  const guid = config.guid?.toLowerCase() ?? uuidv5(feedUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''), PODCAST_GUID_NAMESPACE);
   return { ...config, guid, feedUrl };
 }
 
@@ -188,14 +213,25 @@ function loadEpisode(
   const before = errors.length;
 
   let cues: Cue[] | null = null;
-  if (fmData.srtFile) {
-    const srtPath = join(dirs.transcripts, fmData.srtFile);
+  let transcript: LoadedEpisode['transcript'] = null;
+  if (fmData.srtFile && fmData.transcriptFile) {
+    errors.push(`${file}: transcriptFile and srtFile are both set; keep one (transcriptFile takes .srt or .vtt)`);
+  }
+  const transcriptField = fmData.transcriptFile ? 'transcriptFile' : 'srtFile';
+  const transcriptName = fmData.transcriptFile ?? fmData.srtFile;
+  if (transcriptName) {
+    const srtPath = join(dirs.transcripts, transcriptName);
     if (!existsSync(srtPath)) {
-      errors.push(`${file}: srtFile "${fmData.srtFile}" does not exist in ${rel(dirs.transcripts)}/`);
+      errors.push(`${file}: ${transcriptField} "${transcriptName}" does not exist in ${rel(dirs.transcripts)}/`);
     } else {
-      const { cues: parsedCues, problems } = parseSrt(readFileSync(srtPath, 'utf8'));
+      const format = transcriptName.endsWith('.vtt') ? 'vtt' : 'srt';
+      const text = readFileSync(srtPath, 'utf8');
+      const { cues: parsedCues, problems } = format === 'vtt' ? parseVtt(text) : parseSrt(text);
       for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
-      if (!problems.length) cues = parsedCues;
+      if (!problems.length) {
+        cues = parsedCues.map(({ start, end, text: t }) => ({ start, end, text: t }));
+        transcript = { path: srtPath, format };
+      }
     }
   }
 
@@ -231,14 +267,18 @@ function loadEpisode(
   const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
   const guid =
     fmData.guid ?? (show ? uuidv5(`episode/${fmData.id}`, show.guid) : `episode-${fmData.id}`);
-  const { episodeType, audioLength: _audioLength, audioType, ...contractFields } = fmData;
+  const { episodeType, audioLength: _audioLength, audioType, explicit, transcriptFile: _transcriptFile, ...contractFields } = fmData;
   const episode: LoadedEpisode = {
     ...contractFields,
+    ...(explicit !== undefined ? { explicit } : {}),
     desc: markdownToText(body) || undefined,
     duration: seconds !== undefined ? (fmData.duration ?? formatDuration(seconds)) : undefined,
     seconds,
     guid,
     hasSrt: cues !== null,
+    // Whatever the editor supplied, the SubRip copy is published under this name (the contract's srtFile).
+    srtFile: transcriptName ? transcriptName.replace(/\.(srt|vtt)$/, '.srt') : undefined,
+    transcript,
     file,
     slug,
     html: markdownToHtml(body),

@@ -137,4 +137,109 @@ describe('content errors', () => {
     expect(run.stderr).toContain('content/episodes/001-a.md: duration "75:3" must be MM:SS or HH:MM:SS');
     expect(run.stderr).toContain('content/episodes/002-b.md: unknown field "srtfile" (did you mean "srtFile"?)');
   });
+
+  it('accepts a WebVTT transcript and publishes it under an .srt name', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'transcriptFile: a.vtt'),
+      'transcripts/a.vtt': 'WEBVTT\n\n00:00.000 --> 00:04.000\n<v Maya>Hello and welcome.\n\n00:04.200 --> 01:10.000\nThanks.\n',
+    });
+    const { content, errors } = loadContent(join(dir, 'content'), {}, dir);
+    expect(errors).toEqual([]);
+    expect(content!.episodes[0]).toMatchObject({ srtFile: 'a.srt', hasSrt: true, seconds: 70, transcript: { format: 'vtt' } });
+    expect(content!.episodes[0]!.cues![0]).toEqual({ start: 0, end: 4, text: 'Maya: Hello and welcome.' });
+  });
+
+  it('reports a WebVTT that does not parse, with file and line, and transcriptFile beside srtFile', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'transcriptFile: a.vtt'),
+      'episodes/002-b.md': valid(2, 'transcriptFile: b.vtt\nsrtFile: b.srt'),
+      'episodes/003-c.md': valid(3, 'transcriptFile: c.txt'),
+      'transcripts/a.vtt': 'WEBVTT\n\n00:00.000 --> 00:04.000\nok\n\n00:04.000 -> 00:05.000\nbroken\n',
+      'transcripts/b.vtt': 'WEBVTT\n\n00:00.000 --> 00:04.000\nok\n',
+      'transcripts/b.srt': SRT,
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/transcripts/a.vtt:6: expected a timing line "HH:MM:SS.mmm --> HH:MM:SS.mmm", found "00:04.000 -> 00:05.000"',
+      'content/episodes/002-b.md: transcriptFile and srtFile are both set; keep one (transcriptFile takes .srt or .vtt)',
+      'content/episodes/003-c.md: transcriptFile "c.txt" must be a file name ending in .srt or .vtt (no folders)',
+    ]);
+  });
+
+  it('reports an iTunes category that Apple does not have, with the likely one', () => {
+    const dir = fixture({ 'episodes/001-a.md': valid(1) });
+    writeFileSync(join(dir, 'content/podcast.yaml'), SHOW.replace('- category: Technology', '- category: Technolgy'));
+    expect(errorsOf(dir)).toEqual([
+      'content/podcast.yaml: categories.2.category "Technolgy" is not an Apple Podcasts category (did you mean "Technology"?)',
+    ]);
+  });
+
+  it('reports one MP3 used by two episodes, and two transcripts published under one name', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'audioFile: a.mp3\nsrtFile: a.srt'),
+      'episodes/002-b.md': valid(2, 'audioFile: a.mp3\ntranscriptFile: a.vtt'),
+      'audio/a.mp3': 'ID3',
+      'transcripts/a.srt': SRT,
+      'transcripts/a.vtt': 'WEBVTT\n\n00:00.000 --> 00:04.000\nok\n',
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/episodes/002-b.md: audioFile "a.mp3" is already used by content/episodes/001-a.md; each episode needs its own MP3',
+      'content/episodes/002-b.md: the transcript would be published as /transcripts/a.srt, which content/episodes/001-a.md already uses; each episode needs its own transcript',
+    ]);
+  });
+
+  it('pins podcast:guid in podcast.yaml, so SITE_URL does not change it; checks hosts, medium and episode image', () => {
+    const dir = fixture({ 'episodes/001-a.md': valid(1, 'image: /episodes/a.png') });
+    const show = SHOW.replace(/^guid: .*$/m, 'guid: 917393e3-1b1e-5cef-ace4-edaa54e1f810');
+    writeFileSync(join(dir, 'content/podcast.yaml'), show);
+    const a = loadContent(join(dir, 'content'), { SITE_URL: 'https://a.example' }, dir).content!;
+    const b = loadContent(join(dir, 'content'), { SITE_URL: 'https://b.example' }, dir).content!;
+    expect(a.show.guid).toBe('917393e3-1b1e-5cef-ace4-edaa54e1f810');
+    expect(b.show.guid).toBe(a.show.guid);
+    expect(a.show.medium).toBe('podcast');
+    expect(a.show.hosts[0]).toMatchObject({ name: 'Maya Okafor', role: 'host' });
+    expect(a.episodes[0]!.image).toBe('/episodes/a.png');
+    // Without a pinned guid it follows the feed URL, as before.
+    writeFileSync(join(dir, 'content/podcast.yaml'), SHOW.replace(/^guid: .*$/m, ''));
+    const c = loadContent(join(dir, 'content'), { SITE_URL: 'https://c.example' }, dir).content!;
+    expect(c.show.guid).not.toBe(a.show.guid);
+
+    writeFileSync(
+      join(dir, 'content/podcast.yaml'),
+      show.replace(/^guid: .*$/m, 'guid: not-a-uuid').replace(/^medium: podcast$/m, 'medium: radio').replace('href: https://deepfield.example/about', 'href: about-maya'),
+    );
+    writeFileSync(join(dir, 'content/episodes/001-a.md'), valid(1, 'image: a.png'));
+    expect(errorsOf(dir)).toEqual([
+      'content/podcast.yaml: guid "not-a-uuid" must be a UUID such as ead4c236-bf58-58c6-a2c6-a6b28d128cb6',
+      expect.stringMatching(/^content\/podcast.yaml: medium "radio" must be one of podcast, music, video/),
+      'content/podcast.yaml: hosts.0.href "about-maya" must be an absolute http(s) URL',
+      'content/episodes/001-a.md: image "a.png" must be an absolute http(s) URL or a path on the site such as /episodes/1.png',
+    ]);
+  });
+
+  it('npm run build with content mistakes prints every one, like check, and exits 1 without a stack trace', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'audioFile: a.mp3'),
+      'episodes/002-b.md': valid(2, 'audioFile: a.mp3'),
+      'episodes/015-baddate.md': episode('id: 15\nseason: 1\ntitle: Bad date\ndate: 2025-02-30'),
+      'episodes/016-c.md': valid(16, 'srtFile: c.srt'),
+      'transcripts/c.srt': '1\n00:00:00,000 --> 00:00:02,000\nok\n\n2\n00:00:02,000 --> later\nbroken\n',
+      'audio/a.mp3': 'ID3',
+    });
+    writeFileSync(join(dir, 'content/podcast.yaml'), SHOW.replace('- category: Technology', '- category: Technolgy'));
+    const outDir = join(dir, 'out');
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+      cwd: ROOT,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: join(dir, 'content'), ASTRO_OUT_DIR: outDir, ASTRO_CACHE_DIR: `${outDir}-cache` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const output = `${run.stdout}${run.stderr}`;
+    expect(run.status, output).toBe(1);
+    expect(output).toContain('4 problems');
+    expect(output).toContain('content/podcast.yaml: categories.2.category "Technolgy" is not an Apple Podcasts category (did you mean "Technology"?)');
+    expect(output).toContain('content/episodes/002-b.md: audioFile "a.mp3" is already used by');
+    expect(output).toContain('content/episodes/015-baddate.md: date "2025-02-30" must be a date YYYY-MM-DD');
+    expect(output).toContain('content/transcripts/c.srt:6: expected a time line');
+    expect(output).not.toMatch(/TypeError|\n\s+at /);
+  }, 60_000);
 });

@@ -13,6 +13,9 @@ import { SearchIndexSchema } from '../../contract/schemas/search.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import { parseSrt } from '../../src/content/srt.ts';
 import { PODCAST_GUID_NAMESPACE } from '../../src/content/load.ts';
+import { parseVtt } from '../../src/content/vtt.ts';
+import { splitSpeaker } from '../../src/components/transcript.ts';
+import { mp3Info } from '../../src/content/mp3.ts';
 
 let server: RunningServer;
 let episodes: Episode[];
@@ -57,17 +60,50 @@ describe('/episodes.json', () => {
     }
   });
 
-  it('publishes small real MP3s', async () => {
+  it('publishes every transcript as SRT, WebVTT and Podcasting 2.0 JSON with the same cues', async () => {
+    for (const e of episodes.filter((x) => x.hasSrt)) {
+      const stem = e.srtFile!.replace(/\.srt$/, '');
+      const srt = parseSrt(await (await get(`/transcripts/${stem}.srt`)).text()).cues;
+      const vttRes = await get(`/transcripts/${stem}.vtt`);
+      expect(vttRes.status, `${stem}.vtt`).toBe(200);
+      expect(vttRes.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
+      const vtt = parseVtt(await vttRes.text());
+      expect(vtt.problems).toEqual([]);
+      expect(vtt.cues.map(({ start, end, text }) => ({ start, end, text }))).toEqual(srt);
+      const jsonRes = await get(`/transcripts/${stem}.json`);
+      expect(jsonRes.status, `${stem}.json`).toBe(200);
+      expect(jsonRes.headers.get('content-type')).toMatch(/^application\/json/);
+      const json = (await jsonRes.json()) as { version: string; segments: Array<{ speaker?: string; startTime: number; endTime: number; body: string }> };
+      expect(json.version).toBe('1.0.0');
+      expect(json.segments).toHaveLength(srt.length);
+      let speaker: string | undefined;
+      json.segments.forEach((segment, i) => {
+        const split = splitSpeaker(srt[i]!.text);
+        speaker = split.speaker ?? speaker;
+        expect(segment).toEqual({ ...(speaker ? { speaker } : {}), startTime: srt[i]!.start, endTime: srt[i]!.end, body: split.text });
+      });
+      expect(new Set(json.segments.map((x) => x.speaker)).size, `${stem} speakers`).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('publishes full-length MP3s: each as long as its episode (within 2 s), small and mono, under 30 MB in all', async () => {
+    let total = 0;
     for (const e of episodes) {
       const res = await get(`/audio/${e.audioFile}`);
       expect(res.status).toBe(200);
       const bytes = new Uint8Array(await res.arrayBuffer());
-      expect(bytes.byteLength).toBeLessThan(100 * 1024);
+      total += bytes.byteLength;
       // An MP3 starts with an ID3 tag or an MPEG frame sync.
       const id3 = bytes[0] === 0x49 && bytes[1] === 0x44 && bytes[2] === 0x33;
       const sync = bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0;
       expect(id3 || sync, e.audioFile).toBe(true);
+      // Measured from the MPEG frame headers, not from a tag that could say anything.
+      const info = mp3Info(bytes);
+      expect(Math.abs(info.seconds - e.seconds!), `${e.audioFile}: ${info.seconds} s, duration ${e.seconds} s`).toBeLessThanOrEqual(2);
+      expect(info.channels).toBe(1);
+      expect(info.bitrate).toBeLessThanOrEqual(32);
     }
+    expect(total).toBeLessThan(30 * 1024 * 1024);
   });
 });
 
@@ -105,7 +141,13 @@ describe('/rss.xml', () => {
     expect(f.author).toBe('Deep Field Studio');
     expect(f.owner).toEqual({ name: 'Maya Okafor', email: 'hello@deepfield.example' });
     expect(f.itunesType).toBe('episodic');
+    // Pinned in podcast.yaml (to the UUIDv5 of the first feed URL), so it no longer follows SITE_URL.
     expect(f.guid).toBe(uuidv5('localhost:4321/rss.xml', PODCAST_GUID_NAMESPACE));
+    expect(f.medium).toBe('podcast');
+    expect(f.podcastPeople).toEqual([
+      // partytime capitalises roles (Host, Guest) as the namespace's taxonomy writes them.
+      expect.objectContaining({ name: 'Maya Okafor', role: 'Host', img: 'http://localhost:4321/artwork.png', href: 'https://deepfield.example/about' }),
+    ]);
     expect(f.podcastFunding?.[0]?.url).toBe('https://ko-fi.com/deepfield-example');
     expect(f.items).toHaveLength(episodes.length);
 
@@ -119,16 +161,24 @@ describe('/rss.xml', () => {
       expect(item.duration).toBe(e.seconds);
       expect(item.podcastSeason?.number).toBe(e.season);
       expect(item.podcastEpisode?.number).toBe(e.id);
-      expect(item.podcastPeople?.map((p) => p.name)).toEqual(e.guests);
+      // An item's people replace the channel's: the host is listed with the guests.
+      expect(item.podcastPeople?.map((p) => p.name)).toEqual(['Maya Okafor', ...e.guests!]);
+      expect(item.podcastPeople?.map((p) => p.role.toLowerCase())).toEqual(['host', ...e.guests!.map(() => 'guest')]);
       // The enclosure length is the real byte size of the published MP3.
       const audio = await get(new URL(item.enclosure.url).pathname);
       expect(item.enclosure.type).toBe('audio/mpeg');
       expect(item.enclosure.length).toBe((await audio.arrayBuffer()).byteLength);
       if (e.hasSrt) {
-        // The feed says application/x-subrip (the namespace's listed SRT type); partytime reads it as its SRT type.
-        expect(item.podcastTranscripts?.[0]).toMatchObject({ type: TranscriptType.SRT });
+        // SRT (application/x-subrip, the namespace's listed SRT type), WebVTT and JSON, each answering 200.
+        expect(item.podcastTranscripts?.map((t) => t.type)).toEqual([TranscriptType.SRT, TranscriptType.VTT, TranscriptType.JSON]);
+        const stem = e.srtFile!.replace(/\.srt$/, '');
+        expect(item.podcastTranscripts?.map((t) => new URL(t.url).pathname)).toEqual(['srt', 'vtt', 'json'].map((x) => `/transcripts/${stem}.${x}`));
         expect(xml).toContain(`<podcast:transcript url="${item.podcastTranscripts![0]!.url}" type="application/x-subrip"`);
-        expect((await get(new URL(item.podcastTranscripts![0]!.url).pathname)).status).toBe(200);
+        for (const t of item.podcastTranscripts!) {
+          const res = await get(new URL(t.url).pathname);
+          expect(res.status, t.url).toBe(200);
+          expect(res.headers.get('content-type')?.split(';')[0]).toBe(t.type === TranscriptType.SRT ? 'application/x-subrip' : t.type);
+        }
       } else {
         expect(item.podcastTranscripts ?? []).toEqual([]);
       }
@@ -146,6 +196,10 @@ describe('/rss.xml', () => {
     expect(feed.itunes?.explicit).toBe(false);
     expect(feed.itunes?.categories?.map((c) => c.text)).toEqual(['Science', 'Society & Culture', 'Technology']);
     expect(feed.podcast?.guid).toBe(uuidv5('localhost:4321/rss.xml', PODCAST_GUID_NAMESPACE));
+    expect(feed.podcast?.medium).toBe('podcast');
+    expect(feed.podcast?.persons).toEqual([
+      expect.objectContaining({ display: 'Maya Okafor', role: 'host', img: 'http://localhost:4321/artwork.png', href: 'https://deepfield.example/about' }),
+    ]);
     expect(feed.items).toHaveLength(episodes.length);
     for (const e of episodes) {
       const item = feed.items!.find((i) => i.title === e.title);
@@ -154,7 +208,10 @@ describe('/rss.xml', () => {
       expect(item!.guid?.value).toBe(e.guid);
       expect(item!.itunes?.duration).toBe(e.seconds);
       expect(item!.itunes?.episode).toBe(e.id);
-      expect(item!.podcast?.transcripts?.length ?? 0).toBe(e.hasSrt ? 1 : 0);
+      expect(item!.podcast?.transcripts?.map((t) => t.type) ?? []).toEqual(
+        e.hasSrt ? ['application/x-subrip', 'text/vtt', 'application/json'] : [],
+      );
+      expect(item!.podcast?.persons?.map((p) => p.role)).toEqual(['host', ...e.guests!.map(() => 'guest')]);
     }
   });
 });

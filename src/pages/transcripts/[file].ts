@@ -1,17 +1,27 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { getContent } from '../../content/site.ts';
+import { renderTranscript, transcriptFiles, type TranscriptExt } from '../../build/transcripts.ts';
 
-/** Each transcript is published as-is at /transcripts/<srtFile>, the stable URL the feed and the API point at. */
+/**
+ * Each transcript at stable URLs the feed, the page and the API point at: /transcripts/<srtFile> (SubRip, the
+ * editor's own file when it is one) and the same stem as .vtt (WebVTT) and .json (Podcasting 2.0 JSON).
+ */
 export const getStaticPaths = (() => {
-  const { episodes, dirs } = getContent();
-  return episodes
-    .filter((e) => e.hasSrt && e.srtFile)
-    .map((e) => ({ params: { file: e.srtFile! }, props: { path: join(dirs.transcripts, e.srtFile!) } }));
+  const { episodes } = getContent();
+  return episodes.flatMap((e) =>
+    e.transcript
+      ? transcriptFiles(e).map((f) => ({ params: { file: f.file }, props: { source: e.transcript!, ext: f.ext, type: f.type } }))
+      : [],
+  );
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) =>
-  new Response(readFileSync((props as { path: string }).path), {
-    headers: { 'Content-Type': 'application/x-subrip; charset=utf-8' },
-  });
+interface Props {
+  source: { path: string; format: 'srt' | 'vtt' };
+  ext: TranscriptExt;
+  type: string;
+}
+
+export const GET: APIRoute = ({ props }) => {
+  const { source, ext, type } = props as Props;
+  return new Response(renderTranscript(source, ext), { headers: { 'Content-Type': `${type}; charset=utf-8` } });
+};

@@ -1,0 +1,38 @@
+/** Feed details the sample show does not exercise: an episode's own image, and a show without hosts. */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseFeed } from 'podcast-partytime';
+import { loadContent } from '../content/load.ts';
+import { buildRss } from './rss.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'rss-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+cpSync(join(ROOT, 'content'), join(dir, 'content'), { recursive: true });
+
+describe('buildRss', () => {
+  it('gives an episode with an image its own itunes:image, absolute', () => {
+    const file = join(dir, 'content/episodes/002-cryptography.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^audioFile:/m, 'image: /episodes/crypto.png\naudioFile:'));
+    const { content, errors } = loadContent(join(dir, 'content'), { SITE_URL: 'https://pod.example.org' }, dir);
+    expect(errors).toEqual([]);
+    const feed = parseFeed(buildRss(content!))!;
+    const item = feed.items.find((i) => i.itunesEpisode === 2)!;
+    expect(item.itunesImage).toBe('https://pod.example.org/episodes/crypto.png');
+    expect(feed.items.find((i) => i.itunesEpisode === 1)!.itunesImage).toBeUndefined();
+    // The host's img is made absolute from the site address; the guid stays pinned.
+    expect(feed.podcastPeople?.[0]?.img).toBe('https://pod.example.org/artwork.png');
+    expect(feed.guid).toBe(content!.show.guid);
+  });
+
+  it('lists only guests when the show names no hosts', () => {
+    const show = join(dir, 'content/podcast.yaml');
+    writeFileSync(show, readFileSync(show, 'utf8').replace(/^hosts:\n(?: {2}.*\n)+/m, ''));
+    const { content } = loadContent(join(dir, 'content'), {}, dir);
+    const feed = parseFeed(buildRss(content!))!;
+    expect(feed.podcastPeople ?? []).toEqual([]);
+    expect(feed.items.find((i) => i.itunesEpisode === 1)!.podcastPeople?.map((p) => p.role.toLowerCase())).toEqual(['guest']);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The host takes up a new build on SIGHUP without dropping requests, and `npm start` does not serve a build
+ * made for another address than SITE_URL.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { buildSite, removeBuild } from '../helpers/build.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const cleanup: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const undo of cleanup.reverse()) await undo();
+});
+
+/** A copy of the sample build at the path buildSite({ name }) writes to, so a rebuild replaces it in place. */
+function copyOfSampleBuild(name: string): string {
+  const dir = join(ROOT, '.test-build', `${name}-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(inject('distDir'), dir, { recursive: true });
+  cleanup.push(() => removeBuild(dir));
+  return dir;
+}
+
+describe('SIGHUP', () => {
+  it('serves a rebuilt DIST_DIR after SIGHUP, answering every request 200 throughout', async () => {
+    const distDir = copyOfSampleBuild('reload');
+    const server = await startServer({ distDir, env: { RATE_LIMIT_MAX: '1000000' } });
+    cleanup.push(() => server.stop());
+    const title = async () => ((await (await fetch(`${server.url}/episodes.json`)).json()) as Array<{ id: number; title: string }>)[0]!.title;
+    const before = await title();
+
+    // Requests all the way through the rebuild and the swap.
+    const statuses = new Map<number, number>();
+    let running = true;
+    const paths = ['/episodes.json', '/rss.xml', '/', '/api/search?q=sourdough', '/transcripts/001-sourdough.vtt'];
+    const load = Promise.all(
+      Array.from({ length: 4 }, async (_, worker) => {
+        for (let i = worker; running; i++) {
+          const res = await fetch(`${server.url}${paths[i % paths.length]}`);
+          await res.arrayBuffer();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        }
+      }),
+    );
+
+    // The same content with the first episode renamed, built into the folder being served.
+    const content = mkdtempSync(join(tmpdir(), 'reload-content-'));
+    cleanup.push(() => rmSync(content, { recursive: true, force: true }));
+    cpSync(join(ROOT, 'content'), content, { recursive: true });
+    const episodeFile = join(content, 'episodes/001-sourdough.md');
+    writeFileSync(episodeFile, readFileSync(episodeFile, 'utf8').replace(/^title: .*$/m, 'title: "Sourdough, rebuilt"'));
+    await buildSite({ name: 'reload', env: { CONTENT_DIR: content } });
+    // The running server still answers from the build it loaded, though the folder was emptied and rewritten.
+    expect(await title()).toBe(before);
+
+    server.process.kill('SIGHUP');
+    const deadline = Date.now() + 10_000;
+    while ((await title()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await title()).toBe('Sourdough, rebuilt');
+    expect(await (await fetch(`${server.url}/rss.xml`)).text()).toContain('Sourdough, rebuilt');
+    expect(await (await fetch(`${server.url}/episodes/001-sourdough/`)).text()).toContain('Sourdough, rebuilt');
+    await new Promise((r) => setTimeout(r, 300));
+    running = false;
+    await load;
+
+    expect([...statuses.keys()]).toEqual([200]);
+    expect(statuses.get(200)).toBeGreaterThan(50);
+    expect(server.logs).toContainEqual(expect.objectContaining({ msg: 'reloaded', reason: 'SIGHUP' }));
+    expect(server.process.exitCode).toBeNull();
+  }, 120_000);
+});
+
+describe('npm start and SITE_URL', () => {
+  it('rebuilds when SITE_URL differs from the address the build was made for', async () => {
+    const distDir = copyOfSampleBuild('siteurl');
+    const server = await startServer({ distDir, env: { SITE_URL: 'https://pod.example.org/', RATE_LIMIT_MAX: '100000' } });
+    cleanup.push(() => server.stop());
+    expect(server.logs).toContainEqual(
+      expect.objectContaining({ msg: 'the build is for http://localhost:4321 but SITE_URL is https://pod.example.org; building first' }),
+    );
+    const rss = await (await fetch(`${server.url}/rss.xml`)).text();
+    expect(rss).toContain('<link>https://pod.example.org/</link>');
+    expect(rss).not.toContain('http://localhost:4321');
+  }, 120_000);
+
+  it('refuses, with one clear message, when there is no content to rebuild from', () => {
+    const distDir = copyOfSampleBuild('siteurl-refuse');
+    const run = spawnSync(process.execPath, [join(ROOT, 'src/server/main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: distDir, SITE_URL: 'https://pod.example.org', CONTENT_DIR: join(distDir, 'no-content') },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      'the build is for http://localhost:4321 but SITE_URL is https://pod.example.org, and there is no content/ here to rebuild it from',
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
