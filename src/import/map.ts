@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Chapter } from '../../contract/schemas/episode.ts';
 import { formatDuration } from '../../contract/duration.ts';
 import { markdownToText } from '../content/markdown.ts';
+import { ITUNES_CATEGORIES } from '../content/itunes-categories.ts';
 import { chaptersFromPodlove } from './chapters.ts';
 import { notesToMarkdown } from './notes.ts';
 import { pickTranscript, type TranscriptFormat } from './transcripts.ts';
@@ -184,6 +185,7 @@ export function mapShow(feed: ParsedFeed, notes: string[]): Record<string, unkno
     const plain = [...new Set((feed.categories ?? []).map((c) => c.name?.trim()).filter((c): c is string => !!c))];
     categories = plain.map((category) => ({ category, subcategories: [] }));
   }
+  categories = appleCategories(categories, notes);
   if (!categories.length) {
     categories = [{ category: 'Society & Culture', subcategories: [] }];
     notes.push('podcast.yaml: the feed has no category; wrote "Society & Culture", change it');
@@ -288,4 +290,38 @@ export function assignNumbers(episodes: ImportedEpisode[], notes: string[]): Map
   if (numbered.length) notes.push('the feed repeats itunes:episode numbers (a count per season); episodes are numbered by date, oldest first');
   oldestFirst.forEach((e, i) => ids.set(e, i + 1));
   return ids;
+}
+
+/**
+ * Categories Apple no longer lists (the 2019 revision renamed and split several), to the ones that replaced them,
+ * so an older feed's categories pass the content check instead of failing the import.
+ */
+const LEGACY_CATEGORIES: Record<string, { category: string; subcategory?: string }> = {
+  'News & Politics': { category: 'News', subcategory: 'Politics' },
+  'Games & Hobbies': { category: 'Leisure', subcategory: 'Hobbies' },
+  'Science & Medicine': { category: 'Science' },
+  'Sports & Recreation': { category: 'Sports' },
+  'Government & Organizations': { category: 'Government' },
+  'Tech News': { category: 'News', subcategory: 'Tech News' },
+  Medicine: { category: 'Health & Fitness', subcategory: 'Medicine' },
+};
+
+/** The feed's categories as Apple lists them today: legacy names mapped, unknown ones dropped with a note. */
+function appleCategories(categories: Array<{ category: string; subcategories: string[] }>, notes: string[]) {
+  const out: Array<{ category: string; subcategories: string[] }> = [];
+  for (const { category, subcategories } of categories) {
+    const legacy = LEGACY_CATEGORIES[category];
+    const name = legacy?.category ?? category;
+    const known = ITUNES_CATEGORIES[name];
+    if (!known) {
+      notes.push(`podcast.yaml: "${category}" is not an Apple Podcasts category; left out`);
+      continue;
+    }
+    if (legacy) notes.push(`podcast.yaml: the feed's category "${category}" is now "${name}${legacy.subcategory ? ` / ${legacy.subcategory}` : ''}" in Apple's list`);
+    const subs = [...(legacy?.subcategory ? [legacy.subcategory] : []), ...subcategories].filter((sub, i, all) => known.includes(sub) && all.indexOf(sub) === i);
+    const existing = out.find((c) => c.category === name);
+    if (existing) existing.subcategories = [...new Set([...existing.subcategories, ...subs])];
+    else out.push({ category: name, subcategories: subs });
+  }
+  return out;
 }

@@ -89,7 +89,7 @@ describe('npm start and SITE_URL', () => {
 
   it('refuses, with one clear message, when there is no content to rebuild from', () => {
     const distDir = copyOfSampleBuild('siteurl-refuse');
-    const run = spawnSync(process.execPath, [join(ROOT, 'src/server/main.ts')], {
+    const run = spawnSync(process.execPath, [join(ROOT, 'hosts/node/main.ts')], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: distDir, SITE_URL: 'https://pod.example.org', CONTENT_DIR: join(distDir, 'no-content') },
       encoding: 'utf8',
