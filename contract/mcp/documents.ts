@@ -16,6 +16,27 @@ import {
   type ProtocolVersion,
 } from './protocol.ts';
 import { TOOL_ANNOTATIONS, TOOL_LIST, toJsonSchema } from './tools.ts';
+import { PLAYER_TOOL_META } from './app.ts';
+import { RESOURCE_TEMPLATES } from './resources.ts';
+import { PROMPT_LIST } from './prompts.ts';
+
+/**
+ * What initialize advertises, and the manifest and the server card repeat: tools, resources (no subscriptions:
+ * the data changes only with a new build), prompts and argument completion. Nothing changes during a session.
+ */
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: false, listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+} as const;
+
+/** The resource templates and prompts as the manifest and the server card list them. */
+const discoveryExtras = () => ({
+  capabilities: structuredClone(SERVER_CAPABILITIES) as Record<string, unknown>,
+  resourceTemplates: RESOURCE_TEMPLATES.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
+  prompts: PROMPT_LIST.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })),
+});
 
 /** Who the server is, in the terms every MCP document uses. */
 export interface ServerIdentity {
@@ -64,6 +85,8 @@ export function listTools(version: ProtocolVersion = LATEST_PROTOCOL_VERSION): T
     if (structured) {
       entry.title = spec.title;
       entry.outputSchema = toJsonSchema(spec.output, 'output') as Tool['outputSchema'];
+      // MCP Apps: hosts that support it open the player with the result; others ignore _meta.
+      if (spec.opensPlayer) entry._meta = structuredClone(PLAYER_TOOL_META) as Tool['_meta'];
     }
     return entry;
   });
@@ -78,8 +101,9 @@ export function buildManifest(id: ServerIdentity): McpManifest {
     methods: [...METHODS],
     tools: TOOL_LIST.map((t) => ({ name: t.name, description: t.description })),
     docs: id.docs,
-    // Beyond the contract's fields: every revision the endpoint negotiates.
+    // Beyond the contract's fields: every revision the endpoint negotiates, the capabilities, templates and prompts.
     supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+    ...discoveryExtras(),
   };
   // Checked against the contract, but returned whole: parsing would drop the extra key.
   McpManifestSchema.parse(manifest);
@@ -113,6 +137,7 @@ export function buildServerCard(id: ServerIdentity): McpServerCard {
     remotes: [{ type: TRANSPORT, url: id.endpoint }],
     websiteUrl: `${id.siteUrl}/`,
     icons: [{ src: id.artwork }],
+    ...discoveryExtras(),
   };
   // Checked against the contract, but returned whole: parsing would drop the extra keys.
   McpServerCardSchema.parse(card);
@@ -133,7 +158,7 @@ export function buildAiCatalog(id: ServerIdentity, tags: string[], updatedAt: st
         identifier: `urn:air:${host}:mcp:${id.name}`,
         type: 'application/mcp-server-card+json',
         url: serverCardUrl(id),
-        description: `MCP server for the podcast ${id.title}: search episodes, read transcripts, subscribe.`,
+        description: `MCP server for the podcast ${id.title}: search episodes, read transcripts (tools and resources), ready-made prompts, an in-chat player, subscribe.`,
         tags,
         version: id.version,
         updatedAt,

@@ -12,7 +12,18 @@ export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSI
 export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
 
 export const TRANSPORT = 'streamable-http';
-export const METHODS = ['initialize', 'ping', 'tools/list', 'tools/call'] as const;
+export const METHODS = [
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+] as const;
 
 export const RPC_ERROR = {
   parseError: -32700,

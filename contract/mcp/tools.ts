@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DURATION_PATTERN } from '../schemas/common.ts';
 import { LIMITS, SearchResultSchema } from '../schemas/search.ts';
 import { ServiceEpisodeSchema } from '../schemas/service-data.ts';
+import { TRANSCRIPT_PAGE_CHARS } from './resources.ts';
 
 export const LIMIT_HINT = `limit must be an integer from ${LIMITS.limit.min} to ${LIMITS.limit.max} (default ${LIMITS.limit.default})`;
 export const OFFSET_HINT = `offset must be an integer from ${LIMITS.offset.min} to ${LIMITS.offset.max} (default ${LIMITS.offset.default})`;
@@ -37,6 +38,8 @@ export interface ToolSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodOb
   description: string;
   input: I;
   output: O;
+  /** Its result can open the player in MCP Apps hosts (tools/list carries _meta.ui.resourceUri). */
+  opensPlayer?: boolean;
 }
 
 const tool = <I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>) => spec;
@@ -62,6 +65,7 @@ export const TOOLS = {
       total: z.int().nonnegative().describe('Episodes that match in all.'),
       results: z.array(SearchResultSchema),
     }),
+    opensPlayer: true,
   }),
   get_episode: tool({
     name: 'get_episode',
@@ -71,6 +75,7 @@ export const TOOLS = {
       'platform links, and the audio and transcript URLs.',
     input: z.object({ id: EpisodeId }),
     output: EpisodeOutput,
+    opensPlayer: true,
   }),
   get_latest_episode: tool({
     name: 'get_latest_episode',
@@ -78,6 +83,7 @@ export const TOOLS = {
     description: 'Get the newest episode (the highest episode number) with all its details, links and transcript URL.',
     input: z.object({}),
     output: EpisodeOutput,
+    opensPlayer: true,
   }),
   list_episodes: tool({
     name: 'list_episodes',
@@ -134,7 +140,9 @@ export const TOOLS = {
     title: 'Get a transcript',
     description:
       "Get the exact words of an episode's transcript, cue by cue with timestamps, optionally only between start " +
-      'and end (seconds or HH:MM:SS), so you can quote the episode accurately and point to the moment.',
+      'and end (seconds or HH:MM:SS), so you can quote the episode accurately and point to the moment. One answer ' +
+      `holds at most ${TRANSCRIPT_PAGE_CHARS} characters of transcript; when there is more, has_more is true and ` +
+      'next_start says where to continue (call again with start = next_start).',
     input: z.object({
       id: EpisodeId,
       start: TimePoint('start').optional().describe('Only cues from this moment on: seconds, or MM:SS / HH:MM:SS.'),
@@ -148,6 +156,8 @@ export const TOOLS = {
       start: z.number().nonnegative().describe('Window start, seconds.'),
       end: z.number().nonnegative().nullable().describe('Window end, seconds; null when open-ended.'),
       count: z.int().nonnegative(),
+      has_more: z.boolean().describe('True when the window holds more than this answer: call again with start = next_start.'),
+      next_start: z.number().nonnegative().nullable().describe('Where the rest of the window begins, seconds; null when nothing is left.'),
       cues: z.array(
         z.object({
           start: z.number().nonnegative().describe('Seconds from the start of the episode.'),

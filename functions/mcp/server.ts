@@ -1,12 +1,13 @@
 /**
- * The MCP methods: initialize, ping, tools/list and tools/call, answered statelessly (nothing is kept between
+ * The MCP methods: initialize, ping, tools/list and tools/call, resources/list, resources/templates/list and
+ * resources/read, prompts/list and prompts/get, and completion/complete, answered statelessly (nothing is kept between
  * requests, so any instance can answer any request). One request in, one JSON-RPC reply out; a failure anywhere
  * becomes a JSON-RPC error or a tool error, never an exception for the HTTP layer.
  */
 import type { CallToolResult, InitializeResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { RequestContext } from '../types.ts';
-import { identityFromService, listTools } from '../../contract/mcp/documents.ts';
+import { SERVER_CAPABILITIES, identityFromService, listTools } from '../../contract/mcp/documents.ts';
 import {
   RPC_ERROR,
   RpcError,
@@ -23,6 +24,8 @@ import {
 } from '../../contract/mcp/protocol.ts';
 import { TOOLS, TOOL_LIST, isToolName, type ToolName } from '../../contract/mcp/tools.ts';
 import { IMPLEMENTATIONS } from './tools.ts';
+import { listResourceTemplates, listResources, readResource } from './resources.ts';
+import { complete, getPrompt, listPrompts } from './prompts.ts';
 
 export interface RpcRequest {
   id: JsonRpcId;
@@ -41,6 +44,12 @@ const HANDLERS: Record<string, MethodHandler> = {
     return { tools: listTools(version) };
   },
   'tools/call': callTool,
+  'resources/list': listResources,
+  'resources/templates/list': listResourceTemplates,
+  'resources/read': readResource,
+  'prompts/list': listPrompts,
+  'prompts/get': getPrompt,
+  'completion/complete': complete,
 };
 
 export async function handleRequest(request: RpcRequest, ctx: RequestContext, version: ProtocolVersion): Promise<RpcReply> {
@@ -72,12 +81,14 @@ async function initialize(params: Params, ctx: RequestContext): Promise<Initiali
   }
   return {
     protocolVersion: version,
-    capabilities: { tools: { listChanged: false } },
+    capabilities: structuredClone(SERVER_CAPABILITIES),
     serverInfo,
     instructions:
       `Read-only tools for the podcast "${id.title}". Find episodes with search_episodes (topics, guests, phrases, ` +
       'questions) or list_episodes; get details with get_episode or get_latest_episode; quote what was said with ' +
-      'get_transcript (cues with timestamps); tell listeners how to follow the show with subscribe_via_rss.',
+      'get_transcript (cues with timestamps, a page at a time); tell listeners how to follow the show with subscribe_via_rss. ' +
+      'The same data is readable as resources (podcast://show, podcast://episodes/{id}, .../transcript, .../chapters), and ' +
+      'the prompts summarize_episode, find_topic and quote_moment start the common tasks.',
   };
 }
 
@@ -112,8 +123,9 @@ async function run<N extends ToolName>(name: N, args: unknown, ctx: RequestConte
   if (!outcome.ok) return toolError(outcome.message);
   // The output schema is what tools/list promised; parsing keeps exactly its fields (and fails loudly on drift).
   const structured = TOOLS[name].output.parse(outcome.data) as z.output<z.ZodObject>;
+  const meta = outcome.meta ? { _meta: outcome.meta } : {};
   if (supportsStructuredContent(version)) {
-    return { content: [{ type: 'text', text: outcome.text }], structuredContent: structured };
+    return { content: [{ type: 'text', text: outcome.text }], structuredContent: structured, ...meta };
   }
   // Before 2025-06-18 there is no structuredContent: the data travels as JSON text after the readable text.
   return { content: [{ type: 'text', text: outcome.text }, { type: 'text', text: JSON.stringify(structured) }] };

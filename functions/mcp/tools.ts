@@ -9,9 +9,13 @@ import type { RequestContext } from '../types.ts';
 import { searchEpisodes } from '../search/service.ts';
 import { formatTimestamp } from '../../contract/duration.ts';
 import type { ToolInput, ToolName, ToolOutput } from '../../contract/mcp/tools.ts';
-import { cuesInWindow, loadCues, toSeconds } from './transcript.ts';
+import { uris } from '../../contract/mcp/resources.ts';
+import { cueLine, cuesInWindow, loadCues, pageCues, toSeconds } from './transcript.ts';
+import { playerItem, playerMeta } from './app.ts';
 
-export type ToolOutcome<N extends ToolName> = { ok: true; data: ToolOutput<N>; text: string } | { ok: false; message: string };
+export type ToolOutcome<N extends ToolName> =
+  | { ok: true; data: ToolOutput<N>; text: string; /** The result's _meta (the player's data). */ meta?: Record<string, unknown> }
+  | { ok: false; message: string };
 type Implementation<N extends ToolName> = (args: ToolInput<N>, ctx: RequestContext) => Promise<ToolOutcome<N>>;
 
 const fail = (message: string) => ({ ok: false, message }) as const;
@@ -37,20 +41,29 @@ export const IMPLEMENTATIONS: { [N in ToolName]: Implementation<N> } = {
           })
           .join('\n')
       : `No episode matches "${query}". Try fewer or other words, or browse with list_episodes.`;
-    return { ok: true, data: { query, count: results.length, total, results }, text };
+    // The player opens at the best moments (MCP Apps hosts); up to three, the best one loaded.
+    const service = await ctx.data.service();
+    const items = await Promise.all(
+      results
+        .slice(0, 3)
+        .map((r) => ({ r, episode: service.episodes.find((e) => e.id === r.id) }))
+        .filter((x) => x.episode)
+        .map(({ r, episode }) => playerItem(episode!, r.start ?? 0, ctx)),
+    );
+    return { ok: true, data: { query, count: results.length, total, results }, text, ...(items.length ? { meta: playerMeta(items) } : {}) };
   },
 
   async get_episode({ id }, ctx) {
     const service = await ctx.data.service();
     const episode = service.episodes.find((e) => e.id === id);
     if (!episode) return fail(unknownEpisode(id, service));
-    return { ok: true, data: episode, text: describeEpisode(episode) };
+    return { ok: true, data: episode, text: describeEpisode(episode), meta: playerMeta([await playerItem(episode, 0, ctx)]) };
   },
 
   async get_latest_episode(_args, ctx) {
     const episode = (await ctx.data.service()).episodes.at(-1);
     if (!episode) return fail('The podcast has no episodes yet.');
-    return { ok: true, data: episode, text: `The latest episode:\n\n${describeEpisode(episode)}` };
+    return { ok: true, data: episode, text: `The latest episode:\n\n${describeEpisode(episode)}`, meta: playerMeta([await playerItem(episode, 0, ctx)]) };
   },
 
   async list_episodes({ season, limit, offset }, ctx) {
@@ -96,20 +109,35 @@ export const IMPLEMENTATIONS: { [N in ToolName]: Implementation<N> } = {
     const from = toSeconds(start) ?? 0;
     const to = toSeconds(end);
     if (to !== undefined && to <= from) return fail(`end (${formatTimestamp(to)}) must be after start (${formatTimestamp(from)}).`);
-    const cues = cuesInWindow(await loadCues(ctx.data, episode), from, to).map((c) => ({
-      start: c.start,
-      end: c.end,
-      timestamp: formatTimestamp(c.start),
-      text: c.text,
-    }));
+    const inWindow = cuesInWindow(await loadCues(ctx.data, episode), from, to);
+    // One answer holds one page of lines at most; the rest is a call away (start = next_start).
+    const page = pageCues(inWindow)[0] ?? [];
+    const rest = inWindow[page.length];
+    const cues = page.map((c) => ({ start: c.start, end: c.end, timestamp: formatTimestamp(c.start), text: c.text }));
     const window = start === undefined && end === undefined ? '' : ` from ${formatTimestamp(from)}${to === undefined ? '' : ` to ${formatTimestamp(to)}`}`;
+    const more = rest
+      ? `\n\nThe transcript continues (${inWindow.length - page.length} more cue${inWindow.length - page.length === 1 ? '' : 's'}): call get_transcript with id ${id} and start ${rest.start}` +
+        `${to === undefined ? '' : ` and end ${to}`} for the next part, or read the resource ${uris.transcript(id)} page by page.`
+      : '';
     const text = cues.length
-      ? `Transcript of #${id} ${episode.title}${window} (${cues.length} cue${cues.length === 1 ? '' : 's'}; the full SRT is ${episode.transcript}):\n\n` +
-        cues.map((c) => `[${c.timestamp}] ${c.text}`).join('\n')
+      ? `Transcript of #${id} ${episode.title}${window} (${cues.length} cue${cues.length === 1 ? '' : 's'}${rest ? ` of ${inWindow.length}` : ''}; the full SRT is ${episode.transcript}):\n\n` +
+        page.map(cueLine).join('\n') +
+        more
       : `Nothing is said in #${id} ${episode.title}${window}${episode.duration ? ` (the episode is ${episode.duration} long)` : ''}.`;
     return {
       ok: true,
-      data: { id, title: episode.title, url: episode.url, transcript: episode.transcript, start: from, end: to ?? null, count: cues.length, cues },
+      data: {
+        id,
+        title: episode.title,
+        url: episode.url,
+        transcript: episode.transcript,
+        start: from,
+        end: to ?? null,
+        count: cues.length,
+        has_more: rest !== undefined,
+        next_start: rest ? rest.start : null,
+        cues,
+      },
       text,
     };
   },

@@ -12,6 +12,8 @@ export interface DocsExtras {
   searchSyntax?: string;
   /** MCP tools: name and description, from the tool registry. */
   mcpTools?: Array<{ name: string; description: string }>;
+  /** MCP resources, prompts and the in-chat player (markdown list items), from their registries. */
+  mcpMore?: string[];
   /** OAuth-tier error codes, from the OAuth module. */
   oauthErrors?: Array<{ status: number; code: string; when: string }>;
   /** Whole sections other modules own (optional credentials, tips), placed before the error table. */
@@ -104,6 +106,7 @@ const hits = index.search('hydration'); // hit.ref identifies a passage or an ep
 \`\`\`
 
 ${extras.mcpTools?.length ? `## MCP tools\n\n${extras.mcpTools.map((t) => `- \`${t.name}\`: ${t.description}`).join('\n')}\n` : ''}
+${extras.mcpMore?.length ? `## MCP resources, prompts and player\n\n${extras.mcpMore.join('\n')}\n` : ''}
 ${(extras.sections ?? []).join('\n')}
 ## Errors
 
@@ -138,6 +141,7 @@ no key, no account. Be polite: at most 60 requests per minute.
 2. **Keyword lookup** → \`GET ${u.search}?q=<words>&limit=10\`. Supports \`+required\`, \`-excluded\`, \`prefix*\`.
 3. **Native tools** → the MCP server at \`${u.mcp}\` (streamable HTTP, JSON-RPC 2.0, no session needed).
 ${extras.mcpTools?.length ? extras.mcpTools.map((t) => `   - \`${t.name}\`: ${t.description}`).join('\n') : ''}
+${extras.mcpMore?.length ? extras.mcpMore.map((line) => `   ${line}`).join('\n') : ''}
 4. **Everything at once** → [episodes.json](${u.episodesJson}) and [search-index.json](${u.searchIndexJson}).
 
 ## Links

@@ -7,6 +7,8 @@
 import type { LoadedContent } from '../content/load.ts';
 import { siteUrls } from './urls.ts';
 import { TOOL_LIST } from '../../contract/mcp/tools.ts';
+import { RESOURCE_TEMPLATES, uris } from '../../contract/mcp/resources.ts';
+import { PROMPT_LIST } from '../../contract/mcp/prompts.ts';
 
 const link = (name: string, url: string, notes?: string) => `- [${name}](${url})${notes ? `: ${notes}` : ''}`;
 
@@ -78,7 +80,13 @@ export function buildLlmsTxt(content: LoadedContent): string {
       [
         link('Search', `${urls.search}?q=${encodeURIComponent(sample)}`, 'ranked full-text search over titles, show notes and transcripts; parameters q, limit, offset'),
         link('Ask', `${urls.ask}?q=${encodeURIComponent(`which episode talks about ${sample}?`)}`, 'natural-language question → episodes ranked by transcript passages; POST JSON {"query","limit"} also streams server-sent events'),
-        link('MCP server', urls.mcp, `Model Context Protocol over streamable HTTP (POST JSON-RPC; GET returns the manifest); tools: ${TOOL_LIST.map((t) => t.name).join(', ')}`),
+        link(
+          'MCP server',
+          urls.mcp,
+          `Model Context Protocol over streamable HTTP (POST JSON-RPC; GET returns the manifest); tools: ${TOOL_LIST.map((t) => t.name).join(', ')}; ` +
+            `resources: ${[uris.show(), ...RESOURCE_TEMPLATES.map((t) => t.uriTemplate)].join(', ')}; prompts: ${PROMPT_LIST.map((p) => p.name).join(', ')}; ` +
+            'search and episode results open an in-chat player in MCP Apps hosts',
+        ),
         link('MCP server card', urls.serverCard, 'tools and their input schemas'),
         link('Status', urls.status, 'health snapshot with the episode count and the latest episode'),
       ],

@@ -1,7 +1,8 @@
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, installed locally, so it runs offline)
- * against the real server, for the scenarios that apply to a tools-only server. The others need fixture tools,
- * prompts, resources, sampling or server-sent streams this server does not have by design.
+ * against the real server, for the scenarios that apply to it. The others need fixture tools, prompts or resources
+ * under the suite's own names (test://static-text, test_simple_prompt, ...), sampling, elicitation, logging,
+ * subscriptions or server-sent streams, which this server does not have by design.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import type { RunningServer } from '../helpers/server.ts';
 import { startMcpServer } from './helpers.ts';
 
 const CLI = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
+const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection'];
 
 let server: RunningServer;
 let outDir: string;

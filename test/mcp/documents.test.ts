@@ -63,6 +63,28 @@ describe('the MCP manifest', () => {
   });
 });
 
+describe('resources, prompts and capabilities in the documents', () => {
+  const live = async (method: string, result: string) =>
+    (await (await post(`${server.url}/mcp`, request(method), { 'MCP-Protocol-Version': LATEST_PROTOCOL_VERSION })).json()).result[result];
+
+  it('the manifest and the card advertise what initialize does, and list the templates and prompts the server answers', async () => {
+    const init = await (
+      await post(`${server.url}/mcp`, request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } }))
+    ).json();
+    const manifest = await getJson('/mcp');
+    const card = await getJson('/.well-known/mcp/server-card.json');
+    const templates = await live('resources/templates/list', 'resourceTemplates');
+    const prompts = await live('prompts/list', 'prompts');
+    for (const doc of [manifest, card]) {
+      expect(doc.capabilities).toEqual(init.result.capabilities);
+      expect(doc.capabilities).toMatchObject({ resources: { subscribe: false }, prompts: {} });
+      expect(doc.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(templates.map((t: { uriTemplate: string }) => t.uriTemplate));
+      expect(doc.prompts).toEqual(prompts);
+    }
+    expect(manifest.methods).toEqual(expect.arrayContaining(['resources/list', 'resources/read', 'prompts/list', 'prompts/get']));
+  });
+});
+
 describe('the server card', () => {
   it('is served at /.well-known/mcp/server-card.json, valid, and generated from the registry', async () => {
     const card = McpServerCardSchema.parse(await getJson('/.well-known/mcp/server-card.json'));

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallToolResultSchema, InitializeResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcResponseSchema } from '../../contract/schemas/mcp.ts';
+import { SERVER_CAPABILITIES } from '../../contract/mcp/documents.ts';
 import type { RunningServer } from '../helpers/server.ts';
 import { INIT_PARAMS, post, request, startMcpServer } from './helpers.ts';
 
@@ -49,9 +50,9 @@ describe('JSON-RPC errors', () => {
   });
 
   it('-32601 for an unknown method, HTTP 200 with the request id', async () => {
-    const r = await rpc({ jsonrpc: '2.0', id: 77, method: 'resources/list' });
+    const r = await rpc({ jsonrpc: '2.0', id: 77, method: 'resources/subscribe' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 77, error: { code: -32601, message: expect.stringContaining('resources/list') } });
+    expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 77, error: { code: -32601, message: expect.stringContaining('resources/subscribe') } });
   });
 
   it('-32602 for malformed params of a known method', async () => {
@@ -146,7 +147,7 @@ describe('version negotiation and the MCP-Protocol-Version header', () => {
       expect(r.status).toBe(200);
       const result = InitializeResultSchema.parse(r.body.result);
       expect(result.protocolVersion, asked).toBe(answered);
-      expect(result.capabilities).toEqual({ tools: { listChanged: false } });
+      expect(result.capabilities).toEqual(SERVER_CAPABILITIES);
       expect(result.serverInfo.name).toBe('deep-field');
       expect(r.headers.get('mcp-session-id')).toBeNull();
     }

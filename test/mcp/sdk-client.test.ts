@@ -8,6 +8,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningServer } from '../helpers/server.ts';
 import { TOOL_LIST } from '../../contract/mcp/tools.ts';
+import { PROMPT_LIST } from '../../contract/mcp/prompts.ts';
+import { RESOURCE_TEMPLATES, TRANSCRIPT_PAGE_CHARS } from '../../contract/mcp/resources.ts';
+import { MCP_APP_MIME_TYPE, PLAYER_META_KEY, PLAYER_URI, type PlayerData } from '../../contract/mcp/app.ts';
 import { ServiceDataSchema, type ServiceData } from '../../contract/schemas/service-data.ts';
 import { SearchResponseSchema } from '../../contract/schemas/search.ts';
 import { parseSrt } from '../../src/content/srt.ts';
@@ -40,7 +43,12 @@ describe('connecting', () => {
   it('negotiates the latest revision and learns who the server is', () => {
     expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
     expect(client.getServerVersion()).toMatchObject({ name: 'deep-field', title: service.show.title, version: service.version });
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+    expect(client.getServerCapabilities()).toEqual({
+      tools: { listChanged: false },
+      resources: { subscribe: false, listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+    });
     expect(client.getInstructions()).toContain('search_episodes');
   });
 
@@ -133,13 +141,31 @@ describe('tools/call', () => {
 
     const result = await call('get_transcript', { id: 3, start: 60, end: '02:00' });
     expect(result.structuredContent).toMatchObject({ id: 3, title: episode.title, transcript: episode.transcript, start: 60, end: 120, count: expected.length });
+    expect(result.structuredContent).toMatchObject({ has_more: false, next_start: null });
     const got = result.structuredContent!.cues as Array<{ start: number; end: number; timestamp: string; text: string }>;
     expect(got.map((c) => c.text)).toEqual(expected.map((c) => c.text));
     expect(got[0]!.timestamp).toMatch(/^00:0[01]:\d\d$/);
     expect(textOf(result)).toContain(`[${got[0]!.timestamp}] ${got[0]!.text}`);
+  });
 
-    const whole = await call('get_transcript', { id: 3 });
-    expect(whole.structuredContent).toMatchObject({ count: cues.length, start: 0, end: null });
+  it('get_transcript: a whole long transcript comes a page at a time, and the pages add up to the SRT', async () => {
+    const episode = service.episodes.find((e) => e.id === 3)!;
+    const cues = parseSrt(await (await fetch(`${server.url}${new URL(episode.transcript!).pathname}`)).text()).cues;
+    const first = await call('get_transcript', { id: 3 });
+    const data = first.structuredContent as { count: number; has_more: boolean; next_start: number | null; cues: Array<{ text: string; start: number }> };
+    expect(data.has_more).toBe(true);
+    expect(data.count).toBeLessThan(cues.length);
+    expect(data.next_start).toBe(cues[data.count]!.start);
+    expect(textOf(first)).toContain(`call get_transcript with id 3 and start ${data.next_start}`);
+    expect(textOf(first).length).toBeLessThan(TRANSCRIPT_PAGE_CHARS + 1000);
+    const texts = data.cues.map((c) => c.text);
+    let next = data.next_start;
+    while (next !== null) {
+      const page = (await call('get_transcript', { id: 3, start: next })).structuredContent as typeof data;
+      texts.push(...page.cues.map((c) => c.text));
+      next = page.next_start;
+    }
+    expect(texts).toEqual(cues.map((c) => c.text));
   });
 
   it('get_transcript: an episode without a transcript, or a backwards window, is a tool error', async () => {
@@ -193,6 +219,158 @@ describe('tools/call', () => {
 
     const badTime = await call('get_transcript', { id: 3, start: 'soon' });
     expect(textOf(badTime)).toContain('start must be seconds');
+  });
+});
+
+describe('resources', () => {
+  it('resources/list pages through the show, the player and every episode, transcript and chapters', async () => {
+    const first = await client.listResources();
+    expect(first.nextCursor).toBeTruthy();
+    const all = [...first.resources];
+    let cursor = first.nextCursor;
+    while (cursor) {
+      const page = await client.listResources({ cursor });
+      all.push(...page.resources);
+      cursor = page.nextCursor;
+    }
+    const uris = all.map((r) => r.uri);
+    expect(new Set(uris).size).toBe(uris.length);
+    expect(uris.slice(0, 2)).toEqual(['podcast://show', PLAYER_URI]);
+    for (const e of service.episodes) {
+      expect(uris).toContain(`podcast://episodes/${e.id}`);
+      expect(uris.includes(`podcast://episodes/${e.id}/transcript`)).toBe(Boolean(e.transcript));
+      expect(uris.includes(`podcast://episodes/${e.id}/chapters`)).toBe(Boolean(e.chapters?.length));
+    }
+    for (const r of all) expect(r.name && r.description && r.mimeType, r.uri).toBeTruthy();
+    const err = await client.listResources({ cursor: 'nonsense' }).catch((e: unknown) => e);
+    expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it('resources/templates/list names the addresses with parameters', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(RESOURCE_TEMPLATES.map((t) => t.uriTemplate));
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('podcast://episodes/{id}/transcript{?page}');
+  });
+
+  it('resources/read: an episode, its chapters and the show as JSON', async () => {
+    const expected = service.episodes.find((e) => e.id === 3)!;
+    const { contents } = await client.readResource({ uri: 'podcast://episodes/3' });
+    expect(contents[0]).toMatchObject({ uri: 'podcast://episodes/3', mimeType: 'application/json' });
+    expect(JSON.parse((contents[0] as { text: string }).text)).toEqual(JSON.parse(JSON.stringify(expected)));
+
+    const withChapters = service.episodes.find((e) => e.chapters?.length)!;
+    const chapters = JSON.parse(((await client.readResource({ uri: `podcast://episodes/${withChapters.id}/chapters` })).contents[0] as { text: string }).text);
+    expect(chapters.chapters.map((c: { title: string }) => c.title)).toEqual(withChapters.chapters!.map((c) => c.title));
+    expect(chapters.chapters[1].url).toMatch(/\?t=\d+$/);
+
+    const show = JSON.parse(((await client.readResource({ uri: 'podcast://show' })).contents[0] as { text: string }).text);
+    expect(show).toMatchObject({ title: service.show.title, rss: service.urls.rss });
+    expect(show.episodes).toHaveLength(service.episodes.length);
+  });
+
+  it('resources/read: a transcript as timestamped text, paged, and the pages add up to the SRT', async () => {
+    const episode = service.episodes.find((e) => e.id === 3)!;
+    const cues = parseSrt(await (await fetch(`${server.url}${new URL(episode.transcript!).pathname}`)).text()).cues;
+    const lines: string[] = [];
+    let uri: string | undefined = 'podcast://episodes/3/transcript';
+    let pages = 0;
+    while (uri) {
+      const [content] = (await client.readResource({ uri })).contents as Array<{ uri: string; mimeType: string; text: string; _meta?: { next?: string; pages: number } }>;
+      expect(content).toMatchObject({ uri, mimeType: 'text/plain' });
+      expect(content!.text.length).toBeLessThan(TRANSCRIPT_PAGE_CHARS + 1000);
+      lines.push(...content!.text.split('\n').filter((l) => /^\[\d\d:\d\d:\d\d\] /.test(l)));
+      pages++;
+      if (content!._meta?.next) expect(content!.text).toContain(`read ${content!._meta.next}`);
+      uri = content!._meta?.next;
+    }
+    expect(pages).toBeGreaterThan(1);
+    expect(lines.map((l) => l.slice(11))).toEqual(cues.map((c) => c.text));
+  });
+
+  it('resources/read: an unknown address, episode or page is "Resource not found" (-32002)', async () => {
+    for (const uri of ['podcast://episodes/999', 'podcast://episodes/3/transcript?page=99', 'podcast://nothing', 'https://example.com/']) {
+      const err = await client.readResource({ uri }).catch((e: unknown) => e);
+      expect(err, uri).toBeInstanceOf(McpError);
+      expect((err as McpError).code, uri).toBe(-32002);
+    }
+    const none = service.episodes.find((e) => !e.transcript)!;
+    const err = await client.readResource({ uri: `podcast://episodes/${none.id}/transcript` }).catch((e: unknown) => e);
+    expect((err as McpError).message).toContain('has no transcript');
+  });
+});
+
+describe('prompts', () => {
+  it('prompts/list: the registry', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(PROMPT_LIST.map((p) => p.name));
+    expect(prompts.map((p) => p.name)).toEqual(['summarize_episode', 'find_topic', 'quote_moment']);
+    for (const p of prompts) expect(p.description).toBeTruthy();
+  });
+
+  it('summarize_episode embeds the episode and its transcript, and points at the other pages', async () => {
+    const episode = service.episodes.find((e) => e.id === 3)!;
+    const { messages } = await client.getPrompt({ name: 'summarize_episode', arguments: { id: '3' } });
+    const resources = messages.filter((m) => m.content.type === 'resource').map((m) => (m.content as { resource: { uri: string } }).resource.uri);
+    expect(resources).toEqual(['podcast://episodes/3', 'podcast://episodes/3/transcript']);
+    const last = messages.at(-1)!.content as { type: string; text: string };
+    expect(last.text).toContain(episode.title);
+    expect(last.text).toContain('podcast://episodes/3/transcript?page=2');
+  });
+
+  it('find_topic carries the search results; quote_moment the transcript lines around the best moment', async () => {
+    const find = await client.getPrompt({ name: 'find_topic', arguments: { topic: 'bees hive' } });
+    const findText = (find.messages[0]!.content as { text: string }).text;
+    expect(findText).toContain('bees hive');
+    expect(findText).toContain(service.episodes.find((e) => e.id === 3)!.url);
+
+    const quote = await client.getPrompt({ name: 'quote_moment', arguments: { topic: 'bees hive', id: '3' } });
+    const quoteText = (quote.messages[0]!.content as { text: string }).text;
+    expect(quoteText).toMatch(/\[\d\d:\d\d:\d\d\] /);
+    expect(quoteText).toMatch(/\?t=\d+/);
+  });
+
+  it('bad prompt names and arguments are -32602 with a clear message', async () => {
+    const unknown = await client.getPrompt({ name: 'nope' }).catch((e: unknown) => e);
+    expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
+    const missing = await client.getPrompt({ name: 'summarize_episode', arguments: {} }).catch((e: unknown) => e);
+    expect((missing as McpError).message).toContain('id is required');
+    const badId = await client.getPrompt({ name: 'summarize_episode', arguments: { id: 'x' } }).catch((e: unknown) => e);
+    expect((badId as McpError).message).toContain('id must be an episode number');
+  });
+
+  it('completion/complete suggests episode numbers', async () => {
+    const result = await client.complete({ ref: { type: 'ref/prompt', name: 'summarize_episode' }, argument: { name: 'id', value: '1' } });
+    expect(result.completion.values).toEqual(expect.arrayContaining(['1', '10', '11', '12', '13']));
+    expect(result.completion.values.every((v) => v.startsWith('1'))).toBe(true);
+  });
+});
+
+describe('the player (MCP Apps)', () => {
+  it('search and episode tools name the player; it is a text/html;profile=mcp-app resource with a strict CSP', async () => {
+    const { tools } = await client.listTools();
+    const withUi = tools.filter((t) => (t._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri === PLAYER_URI).map((t) => t.name);
+    expect(withUi).toEqual(['search_episodes', 'get_episode', 'get_latest_episode']);
+
+    const { contents } = await client.readResource({ uri: PLAYER_URI });
+    const html = contents[0] as { uri: string; mimeType: string; text: string; _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } } };
+    expect(html).toMatchObject({ uri: PLAYER_URI, mimeType: MCP_APP_MIME_TYPE });
+    expect(html._meta.ui.csp.connectDomains).toEqual([]);
+    expect(html._meta.ui.csp.resourceDomains).toContain(new URL(service.show.siteUrl).origin);
+    expect(html.text).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'/);
+    expect(html.text).not.toMatch(/<script[^>]+src=|\son\w+=/);
+  });
+
+  it('a search result carries the moment and the transcript lines around it; the text is unchanged', async () => {
+    const result = await call('search_episodes', { query: 'bees hive', limit: 3 });
+    const player = (result._meta as Record<string, PlayerData>)[PLAYER_META_KEY]!;
+    const top = (result.structuredContent!.results as Array<{ id: number; start?: number; audio?: string }>)[0]!;
+    expect(player.items[0]).toMatchObject({ id: top.id, start: top.start, audio: top.audio });
+    expect(player.items[0]!.lines.filter((l) => l.current)).toHaveLength(1);
+    expect(player.items[0]!.url).toMatch(/\?t=\d+$/);
+    expect(textOf(result)).not.toContain(PLAYER_META_KEY);
+
+    const episode = await call('get_episode', { id: 3 });
+    expect((episode._meta as Record<string, PlayerData>)[PLAYER_META_KEY]!.items[0]).toMatchObject({ id: 3, start: 0 });
   });
 });
 

@@ -1,12 +1,15 @@
 /** The MCP module's pure parts: message classification, negotiation, Accept, schemas and documents. */
 import { describe, expect, it } from 'vitest';
-import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListPromptsResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { classify, negotiateVersion, supportsBatch, argumentErrorsAreToolErrors } from '../../contract/mcp/protocol.ts';
 import { parseAccept } from '../../functions/mcp/http.ts';
 import { TOOLS, TOOL_LIST, toJsonSchema } from '../../contract/mcp/tools.ts';
 import { IMPLEMENTATIONS } from '../../functions/mcp/tools.ts';
 import { buildAiCatalog, buildManifest, buildServerCard, identityFromService, listTools } from '../../contract/mcp/documents.ts';
-import { cuesInWindow, toSeconds } from '../../functions/mcp/transcript.ts';
+import { cueLine, cuesInWindow, pageCues, toSeconds } from '../../functions/mcp/transcript.ts';
+import { TRANSCRIPT_PAGE_CHARS, decodeCursor, encodeCursor, paginate, parseResourceUri, uris } from '../../contract/mcp/resources.ts';
+import { PROMPT_LIST } from '../../contract/mcp/prompts.ts';
+import { playerHtml } from '../../contract/mcp/app.ts';
 import { McpManifestSchema, McpServerCardSchema } from '../../contract/schemas/mcp.ts';
 import { AiCatalogSchema } from '../../contract/schemas/ai-catalog.ts';
 import type { ServiceData } from '../../contract/schemas/service-data.ts';
@@ -137,5 +140,54 @@ describe('transcript windows', () => {
     expect(toSeconds('01:30')).toBe(90);
     expect(toSeconds('1:02:03')).toBe(3723);
     expect(toSeconds(undefined)).toBeUndefined();
+  });
+});
+
+describe('resources', () => {
+  it('parses the podcast:// addresses it publishes and nothing else', () => {
+    expect(parseResourceUri('podcast://show')).toEqual({ kind: 'show' });
+    expect(parseResourceUri('podcast://episodes/3')).toEqual({ kind: 'episode', id: 3 });
+    expect(parseResourceUri('podcast://episodes/3/transcript')).toEqual({ kind: 'transcript', id: 3, page: 1 });
+    expect(parseResourceUri('podcast://episodes/3/transcript?page=2')).toEqual({ kind: 'transcript', id: 3, page: 2 });
+    expect(parseResourceUri('podcast://episodes/12/chapters')).toEqual({ kind: 'chapters', id: 12 });
+    for (const bad of ['podcast://episodes/0', 'podcast://episodes/03', 'podcast://episodes/3/chapters?page=2', 'podcast://episodes/3/transcript?page=0', 'podcast://episodes/x', 'https://pod.example/']) {
+      expect(parseResourceUri(bad), bad).toBeUndefined();
+    }
+    expect(uris.transcript(3, 1)).toBe('podcast://episodes/3/transcript');
+    expect(uris.transcript(3, 2)).toBe('podcast://episodes/3/transcript?page=2');
+  });
+
+  it('cursors round-trip and garbage is refused', () => {
+    for (const n of [0, 25, 9999]) expect(decodeCursor(encodeCursor(n))).toBe(n);
+    expect(decodeCursor('nonsense')).toBeUndefined();
+    expect(decodeCursor(7)).toBeUndefined();
+  });
+
+  it('pages lines within the budget, never splitting a line', () => {
+    expect(paginate([4, 4, 4], 10)).toEqual([{ from: 0, to: 2 }, { from: 2, to: 3 }]);
+    expect(paginate([50, 1], 10)).toEqual([{ from: 0, to: 1 }, { from: 1, to: 2 }]);
+    expect(paginate([], 10)).toEqual([]);
+    const cues = Array.from({ length: 500 }, (_, i) => ({ start: i * 5, end: i * 5 + 4, text: `line ${i} `.repeat(8) }));
+    const pages = pageCues(cues);
+    expect(pages.flat()).toEqual(cues);
+    for (const page of pages) expect(page.map(cueLine).join('\n').length).toBeLessThanOrEqual(TRANSCRIPT_PAGE_CHARS);
+  });
+});
+
+describe('prompts and the player page', () => {
+  it('prompt entries are valid for the SDK, and the manifest and card list the same ones', () => {
+    ListPromptsResultSchema.parse({ prompts: PROMPT_LIST });
+    const id = identityFromService(service);
+    const names = PROMPT_LIST.map((p) => p.name);
+    expect((buildManifest(id) as unknown as { prompts: Array<{ name: string }> }).prompts.map((p) => p.name)).toEqual(names);
+    expect((buildServerCard(id) as unknown as { prompts: Array<{ name: string }> }).prompts.map((p) => p.name)).toEqual(names);
+    expect(buildManifest(id).methods).toEqual(expect.arrayContaining(['resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get']));
+  });
+
+  it('the player page is self-contained: hashed inline script and style, no handlers in markup, no network', () => {
+    const html = playerHtml({ title: 'A "show" <b>', lang: 'en', scriptHash: 'sha256-AAA', styleHash: 'sha256-BBB', mediaOrigins: ['https://pod.example'] });
+    expect(html).toContain(`content="default-src 'none'; script-src 'sha256-AAA'; style-src 'sha256-BBB'; media-src https://pod.example; img-src 'none'; connect-src 'none'`);
+    expect(html).toContain('<title>A &quot;show&quot; &lt;b&gt; player</title>');
+    expect(html).not.toMatch(/\son[a-z]+=|<script[^>]*\ssrc=|<link\b|innerHTML|eval\(|new Function/);
   });
 });

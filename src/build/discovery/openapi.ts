@@ -10,6 +10,7 @@ import { EpisodeListSchema, EpisodeSchema } from '../../../contract/schemas/epis
 import { ErrorEnvelopeSchema } from '../../../contract/schemas/error.ts';
 import { AskRequestSchema, AskResponseSchema, LIMITS, SearchIndexSchema, SearchResponseSchema, SearchResultSchema } from '../../../contract/schemas/search.ts';
 import { StatusResponseSchema } from '../../../contract/schemas/status.ts';
+import { METHODS } from '../../../contract/mcp/protocol.ts';
 import { JsonRpcRequestSchema, JsonRpcResponseSchema, McpManifestSchema, McpServerCardSchema } from '../../../contract/schemas/mcp.ts';
 import { ApiCatalogSchema } from '../../../contract/schemas/discovery.ts';
 import {
@@ -223,7 +224,7 @@ export function buildOpenApi(content: Pick<LoadedContent, 'show'>) {
       post: {
         tags: ['MCP'],
         operationId: 'mcpRpc',
-        summary: 'MCP JSON-RPC 2.0 over streamable HTTP (initialize, ping, tools/list, tools/call)',
+        summary: `MCP JSON-RPC 2.0 over streamable HTTP (${METHODS.join(', ')})`,
         requestBody: { required: true, content: { 'application/json': { schema: ref('JsonRpcRequest') } } },
         security: OPTIONAL_BEARER.security,
         responses: { '200': ok('JSON-RPC response', jsonContent('JsonRpcResponse')), ...OPTIONAL_BEARER.responses401, ...COMMON_ERRORS },
