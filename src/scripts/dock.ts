@@ -118,8 +118,15 @@ function showDock() {
 
 function render() {
   if (!episode) return;
-  const link = $<HTMLAnchorElement>('[data-dock-link]');
-  if (link) {
+  let link = $<HTMLElement>('[data-dock-link]');
+  // A page without an episode renders a placeholder, not a link without an address.
+  if (link && !(link instanceof HTMLAnchorElement)) {
+    const a = document.createElement('a');
+    a.dataset.dockLink = '';
+    link.replaceWith(a);
+    link = a;
+  }
+  if (link instanceof HTMLAnchorElement) {
     link.href = episode.url;
     link.textContent = episode.title;
   }
