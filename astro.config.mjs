@@ -22,6 +22,9 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   server: { host: process.env.HOST || 'localhost', port: Number(process.env.PORT) || 4321 },
   devToolbar: { enabled: false },
+  // The client router (<ClientRouter /> in src/layouts/Base.astro) would otherwise prefetch every link on hover:
+  // requests a listener never asked for, counted against the contract's 60-a-minute rate limit.
+  prefetch: false,
   // Writes .br/.gz beside each text file of the build, served from memory by src/server.
   integrations: [precompress()],
 });

@@ -10,7 +10,6 @@
  * - answers the page's keyboard shortcuts (documented in the footer and the README).
  * Pages talk to it through the exported functions and the `player:episode` event it dispatches on document.
  */
-import { clock } from '../components/format.ts';
 import type { PlayerEpisode } from '../components/player-data.ts';
 import { paragraphAt } from '../components/transcript.ts';
 import { isFinished, resumePoint, savePosition } from './positions.ts';
@@ -391,5 +390,3 @@ function init() {
 
 export const ready = init();
 
-/** For tests and the curious: the position the bar shows, as text. */
-export const positionText = () => `${clock(audio.currentTime)}${Number.isFinite(audio.duration) ? ` / ${clock(audio.duration)}` : ''}`;
