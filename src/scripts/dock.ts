@@ -205,7 +205,7 @@ function updateMetadata() {
   const ms = session();
   if (!ms || !episode || typeof MediaMetadata === 'undefined') return;
   const chapter = episode.chapters[chapterIndex];
-  const artwork = [{ src: new URL(episode.artwork, location.href).href, sizes: '1400x1400', type: 'image/png' }];
+  const artwork = [{ src: new URL(episode.artwork, location.href).href }];
   const init: MediaMetadataInit & { chapterInfo?: unknown[] } = {
     title: episode.title,
     artist: episode.show,

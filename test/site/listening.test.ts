@@ -348,6 +348,8 @@ describe('long transcripts fold', () => {
       const total = await all.count();
       const visible = page.locator('[data-transcript] [data-start]:visible');
       await expect.poll(() => visible.count()).toBeLessThanOrEqual(5);
+      // Folded passages stay in the document, reachable by find-in-page.
+      expect(await all.nth(total - 1).getAttribute('hidden')).toBe('until-found');
       const folded = await page.evaluate(() => document.documentElement.scrollHeight);
       const button = page.getByRole('button', { name: /Show the whole transcript/ });
       expect(await button.getAttribute('aria-expanded')).toBe('false');
