@@ -143,10 +143,10 @@ describe('home page', () => {
 
       // The list: the latest episodes, newest first (the rest are paged at /episodes/).
       const items = page.locator('[data-episode-list] > li');
-      expect(await items.count()).toBe(Math.min(12, episodes.length));
+      expect(await items.count()).toBe(Math.min(6, episodes.length));
       const titles = await page.locator('[data-episode-list] h3').allTextContents();
       const newest = [...episodes].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || b.id - a.id);
-      expect(titles.map((t) => t.trim())).toEqual(newest.slice(0, 12).map((e) => e.title));
+      expect(titles.map((t) => t.trim())).toEqual(newest.slice(0, 6).map((e) => e.title));
       // The latest episode has a play button for the site's player.
       expect(await page.locator('section.latest [data-play-episode]').isVisible()).toBe(true);
 
