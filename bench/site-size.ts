@@ -2,7 +2,7 @@
  * The website's page sizes for a generated N-episode show, without the rest of the benchmark: corpus, the real
  * build, then bench/lib/site-pages.ts. `npm run bench` records the same figures in RESULTS.md.
  *
- *   node bench/site-size.ts --episodes 1000 [--seed 42] [--keep]
+ *   npm run bench:site-size -- --episodes 1000 [--seed 42] [--keep]
  */
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
