@@ -1,14 +1,14 @@
 /**
  * The episode list as static pages, so it scales to thousands of episodes and works without JavaScript:
- * every listing (all episodes, one season, one guest, one topic) in both orders (newest or oldest first), cut
+ * every listing (all episodes, one season, one guest, one topic), newest or oldest first (see ordersOf), cut
  * into pages of PAGE_SIZE. Addresses, under /episodes/:
  *
  *   /episodes/                         all, newest first, page 1
  *   /episodes/page/2/                  page 2
  *   /episodes/oldest/ ...              oldest first (and /episodes/oldest/page/2/)
  *   /episodes/season/2/ ...            one season (…/oldest/, …/page/N/ likewise)
- *   /episodes/guest/ines-duarte/ ...   one guest
- *   /episodes/topic/food-science/ ...  one topic
+ *   /episodes/guest/ines-duarte/ ...   one guest (newest first only, …/page/N/)
+ *   /episodes/topic/food-science/ ...  one topic (likewise)
  *   /episodes/guests/, /episodes/topics/   every guest and topic, with counts
  *
  * Pure functions: the pages (src/pages/episodes/[...path].astro) and their tests share them.
@@ -101,6 +101,14 @@ export function seasons(episodes: readonly ListableEpisode[]): number[] {
   return [...new Set(episodes.map((e) => e.season))].sort((a, b) => a - b);
 }
 
+/**
+ * The orders a listing is published in: all episodes and seasons both ways; a guest's or a topic's few
+ * episodes newest first only (on a long-running show there are thousands of them: half the pages).
+ */
+export function ordersOf(filter: Filter): Order[] {
+  return filter.kind === 'all' || filter.kind === 'season' ? ['newest', 'oldest'] : ['newest'];
+}
+
 function matches(e: ListableEpisode, filter: Filter): boolean {
   if (filter.kind === 'all') return true;
   if (filter.kind === 'season') return e.season === filter.value;
@@ -122,7 +130,7 @@ export function listPages<E extends ListableEpisode>(episodes: readonly E[], pag
   const out: ListPage<E>[] = [];
   for (const filter of filters) {
     const selected = episodes.filter((e) => matches(e, filter));
-    for (const order of ['newest', 'oldest'] as const) {
+    for (const order of ordersOf(filter)) {
       const sorted = byDate(selected, order);
       const pages = Math.max(1, Math.ceil(sorted.length / pageSize));
       for (let page = 1; page <= pages; page++) {
