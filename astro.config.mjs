@@ -34,6 +34,9 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   server: { host: process.env.HOST || 'localhost', port: Number(process.env.PORT) || 4321 },
   devToolbar: { enabled: false },
+  // The client router (<ClientRouter /> in src/layouts/Base.astro) would otherwise prefetch every link on hover:
+  // requests a listener never asked for, counted against the contract's 60-a-minute rate limit.
+  prefetch: false,
   // contentCheck: a build of content with mistakes lists them all and exits 1 before rendering anything.
   // Then .br/.gz beside each text file of the build, then /_manifest.json: what every host needs per file.
   integrations: [contentCheck(), precompress(), assetManifest()],

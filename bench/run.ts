@@ -24,6 +24,7 @@ import { summarizeProfile, type ProfileSummary } from './lib/profile.ts';
 import { median } from './lib/stats.ts';
 import { familyOf, writeResults } from './lib/report.ts';
 import type { BenchResult, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
+import { sitePages } from './lib/site-pages.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BENCH = resolve(import.meta.dirname);
@@ -420,6 +421,9 @@ async function benchOne(n: number): Promise<BenchResult> {
     result.build = built;
     log(`  build ${(built.ms / 1000).toFixed(1)} s`);
     result.documents = documentSizes(clientDir);
+    result.sitePages = sitePages(clientDir);
+    const home = result.sitePages.pages[0];
+    if (home) log(`  home page ${home.bytes} B raw, ${home.gzipBytes} B gzip; ${result.sitePages.listPages} list pages`);
 
     // Cold starts: process start → first /api/search answered. The last server stays up for the HTTP runs.
     const coldStarts: ColdStart[] = [];

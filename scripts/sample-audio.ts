@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadContent, type LoadedEpisode } from '../src/content/load.ts';
-import { parseDuration } from '../src/content/duration.ts';
+import { parseDuration } from '../contract/duration.ts';
 import { splitSpeaker } from '../src/components/transcript.ts';
 import { mp3Duration } from '../src/content/mp3.ts';
 
@@ -81,9 +81,9 @@ function linesOf(episode: LoadedEpisode, host: string): Line[] {
     });
   }
   // No transcript: the chapter titles at their starts, and the show notes read after the first title.
-  const starts = episode.chapters.map((c) => parseDuration(c.start)!);
+  const starts = (episode.chapters ?? []).map((c) => parseDuration(c.start)!);
   const lines: Line[] = [];
-  episode.chapters.forEach((c, i) => {
+  (episode.chapters ?? []).forEach((c, i) => {
     const until = starts[i + 1] ?? end;
     const title = `Chapter ${i + 1}. ${c.title}.`;
     if (i === 0 && episode.desc) {

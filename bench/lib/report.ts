@@ -209,6 +209,14 @@ function render(r: BenchResult): string {
         ),
     );
   }
+  if (r.sitePages) {
+    out.push(
+      `### Website pages a listener downloads\n\n` +
+        `The home page shows the newest episodes and links to the paged list, so its size does not grow with the show; ` +
+        `the build wrote ${num(r.sitePages.listPages)} list pages (paged, by season, guest and topic, newest and oldest first).\n\n` +
+        table(['Page', 'raw', 'gzip -6', '.br written by the build'], r.sitePages.pages.map((p) => [`\`${p.page}\``, bytes(p.bytes), bytes(p.gzipBytes), p.brBytes ? bytes(p.brBytes) : '–'])),
+    );
+  }
   if (r.coldStart) {
     const c = r.coldStart;
     const mem = r.serverMemory;

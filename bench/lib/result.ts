@@ -81,6 +81,8 @@ export interface BenchResult {
     routes: Array<{ path: string; count: number; ms: number }>;
   };
   documents?: DocumentSize[];
+  /** The website's pages a listener downloads (bench/lib/site-pages.ts). */
+  sitePages?: import('./site-pages.ts').SitePages;
   coldStart?: {
     runs: Array<{ toListeningMs: number; toFirstSearchMs: number; cpuMs?: number; status: number; rateLimitHeader?: string; error?: string }>;
     medianToListeningMs: number;

@@ -13,6 +13,8 @@ export function buildSitemap(content: Pick<LoadedContent, 'show' | 'episodes'>):
   const entries: Array<{ loc: string; lastmod?: string }> = [
     { loc: urls.home, lastmod: latest },
     { loc: urls.searchPage },
+    // The episode list's first page; its other pages (paged, by season, guest, topic) are linked from it.
+    { loc: urls.abs('/episodes/'), lastmod: latest },
     ...episodes.map((e) => ({ loc: urls.episodePage(e), lastmod: e.date })),
   ];
   const body = entries

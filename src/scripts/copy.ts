@@ -2,10 +2,10 @@
  * Copy buttons: <button data-copy="text" data-copied="Announcement">. Shown only when the Clipboard API is
  * there (their wrapper starts hidden); the result is announced through the nearest [data-copy-status].
  */
-const buttons = document.querySelectorAll<HTMLButtonElement>('button[data-copy]');
-const status = document.querySelector<HTMLElement>('[data-copy-status]');
-
-if (navigator.clipboard && window.isSecureContext) {
+export function initCopy(signal: AbortSignal) {
+  const buttons = document.querySelectorAll<HTMLButtonElement>('button[data-copy]');
+  const status = document.querySelector<HTMLElement>('[data-copy-status]');
+  if (!navigator.clipboard || !window.isSecureContext) return;
   for (const button of buttons) {
     button.closest<HTMLElement>('[data-copy-wrap]')?.removeAttribute('hidden');
     button.addEventListener('click', async () => {
@@ -18,9 +18,6 @@ if (navigator.clipboard && window.isSecureContext) {
         if (status) status.textContent = 'Could not copy; select the address and copy it instead.';
       }
       setTimeout(() => (button.textContent = label), 2000);
-    });
+    }, { signal });
   }
 }
-
-// A module, not a global script: its top-level names stay private.
-export {};

@@ -1,85 +1,143 @@
 /**
- * Episode page: ties the transcript and chapters to the <audio> element.
+ * Episode page: ties the page (play button, chapters, transcript) to the site-wide player (./dock.ts). Run on
+ * every arrival on an episode page, first load or client-side navigation; everything it binds is released when
+ * the page is left (the signal).
  *
- * - A click on any `a[data-seek]` (chapter, transcript timestamp) seeks and plays; the links stay real links to
- *   `?t=`, so without JavaScript, or with a modifier key, they still open the moment.
- * - `?t=SECONDS` on arrival sets the player to that moment once its metadata is known, and highlights and
- *   scrolls to the passage that contains it.
- * - While audio plays, the passage and chapter under the playhead are marked.
- * - Skip, speed and share buttons (hidden until this runs).
- * Setting currentTime beyond the end of the file clamps to its duration; the highlight stays on the passage
- * that was asked for (`is-target`), and the playing marker follows where the audio really is (`is-playing`).
+ * - A click on any `a[data-seek]` (chapter, transcript timestamp) plays this episode from that moment; the links
+ *   stay real links to `?t=`, so without JavaScript, or with a modifier key, they still open the moment.
+ * - `?t=SECONDS` on arrival sets the player to that moment once its metadata is known, and highlights the
+ *   passage that contains it. A listener coming back without ?t= is offered the moment they left.
+ * - While this episode plays, the passage and chapter under the playhead are marked, and the transcript
+ *   follows them: folded, it shows the passages around the moment; unfolded, it scrolls along while the
+ *   playing passage is on screen (instantly when the reader prefers reduced motion).
+ * - Setting currentTime beyond the end of the file clamps to its duration; the highlight stays on the passage
+ *   that was asked for (`is-target`), and the playing marker follows where the audio really is (`is-playing`).
  */
 import { clock, parseTime } from '../components/format.ts';
+import type { PlayerEpisode } from '../components/player-data.ts';
 import { paragraphAt } from '../components/transcript.ts';
+import * as dock from './dock.ts';
+import { getPosition, resumePoint } from './positions.ts';
 
-const audio = document.querySelector<HTMLAudioElement>('audio[data-player]');
-const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+/** Passages shown around the moment while the transcript is folded: one before, three after. */
+const FOLD_BEFORE = 1;
+const FOLD_AFTER = 3;
+/** Transcripts shorter than this are never folded. */
+const FOLD_MIN = 8;
 
-if (audio) {
+export function initEpisodePage(root: HTMLElement, signal: AbortSignal) {
+  const episode = dock.episodeFrom(root);
+  const audio = dock.element();
+  if (!episode || !audio) return;
+  const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+  const on = <K extends keyof HTMLMediaElementEventMap>(type: K, fn: () => void) => audio.addEventListener(type, fn, { signal });
+  const isMine = () => dock.current()?.id === episode.id;
+
+  const transcript = document.querySelector<HTMLElement>('[data-transcript]');
   const paragraphs = [...document.querySelectorAll<HTMLElement>('[data-transcript] [data-start]')];
   const paragraphStarts = paragraphs.map((p) => Number(p.dataset.start));
   const chapterLinks = [...document.querySelectorAll<HTMLAnchorElement>('[data-chapters] a[data-chapter]')];
   const chapterStarts = chapterLinks.map((a) => Number(a.dataset.chapter));
-  const now = document.querySelector<HTMLElement>('[data-now]');
-  const status = document.querySelector<HTMLElement>('[data-player-status]');
-
-  let pending: { at: number; play: boolean } | undefined;
-  let waiting = false;
-
-  const apply = () => {
-    if (!pending) return;
-    const { at, play } = pending;
-    pending = undefined;
-    audio.currentTime = at;
-    if (play) void audio.play().catch(() => {});
+  const status = root.querySelector<HTMLElement>('[data-listen-status]');
+  const announce = (text: string) => {
+    if (status) status.textContent = text;
   };
 
-  /** Seeks now if the metadata is known, else as soon as it is (setting currentTime earlier is not reliable). */
-  const seek = (at: number, play: boolean) => {
-    pending = { at: Math.max(0, at), play };
-    if (audio.readyState >= HTMLMediaElement.HAVE_METADATA) return apply();
-    if (!waiting) {
-      waiting = true;
-      audio.addEventListener('loadedmetadata', () => ((waiting = false), apply()), { once: true });
+  // Folding: only the passages around the moment, with a button for the whole transcript. Passages out of the
+  // window are hidden="until-found", so the browser's find-in-page still reaches (and unfolds) them.
+  const foldBar = document.querySelector<HTMLElement>('[data-fold]');
+  const unfold = foldBar?.querySelector<HTMLButtonElement>('[data-unfold]');
+  const followButton = foldBar?.querySelector<HTMLButtonElement>('[data-follow]');
+  let folded = false;
+  let focusIndex = 0;
+  let follow = true;
+  const applyFold = () => {
+    const from = focusIndex - FOLD_BEFORE;
+    const to = focusIndex + FOLD_AFTER;
+    paragraphs.forEach((p, i) => {
+      if (!folded || (i >= from && i <= to)) p.removeAttribute('hidden');
+      else p.setAttribute('hidden', 'until-found');
+    });
+    transcript?.classList.toggle('is-folded', folded);
+    if (unfold) {
+      unfold.setAttribute('aria-expanded', String(!folded));
+      unfold.textContent = folded ? `Show the whole transcript (${paragraphs.length} passages)` : 'Show only the passage around the moment';
     }
-    if (play) void audio.play().catch(() => {});
-    else if (audio.networkState === HTMLMediaElement.NETWORK_EMPTY || audio.preload === 'none') audio.load();
   };
+  const setFocus = (i: number) => {
+    if (i < 0 || i === focusIndex) return;
+    focusIndex = i;
+    if (folded) applyFold();
+  };
+  if (transcript && foldBar && unfold && paragraphs.length >= FOLD_MIN) {
+    transcript.id ||= 'transcript';
+    unfold.setAttribute('aria-controls', transcript.id);
+    folded = true;
+    foldBar.hidden = false;
+    unfold.addEventListener('click', () => {
+      folded = !folded;
+      applyFold();
+      if (!folded) paragraphs[focusIndex]?.scrollIntoView({ block: 'center', behavior: reduceMotion.matches ? 'auto' : 'smooth' });
+    }, { signal });
+    followButton?.addEventListener('click', () => {
+      follow = !follow;
+      followButton.setAttribute('aria-pressed', String(follow));
+    }, { signal });
+    // Find-in-page found a folded passage: show everything, as the reader is looking for text.
+    transcript.addEventListener('beforematch', () => {
+      folded = false;
+      applyFold();
+    }, { signal });
+    applyFold();
+  }
 
   let target: HTMLElement | undefined;
   const markTarget = (at: number, scroll: boolean) => {
-    const p = paragraphs[paragraphAt(paragraphStarts, at)];
+    const i = paragraphAt(paragraphStarts, at);
+    const p = paragraphs[i];
     if (!p) return;
     target?.classList.remove('is-target');
     target = p;
     p.classList.add('is-target');
+    setFocus(i);
     if (scroll) p.scrollIntoView({ block: 'center', behavior: reduceMotion.matches ? 'auto' : 'smooth' });
+  };
+
+  const inView = (el: HTMLElement) => {
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
   };
 
   let playing: HTMLElement | undefined;
   let chapter: HTMLAnchorElement | undefined;
-  const follow = () => {
+  const followPlayhead = () => {
+    if (!isMine()) return;
     const t = audio.currentTime;
-    const p = paragraphs[paragraphAt(paragraphStarts, t)];
+    const i = paragraphAt(paragraphStarts, t);
+    const p = paragraphs[i];
     if (p !== playing) {
+      const wasInView = playing ? inView(playing) : false;
       playing?.classList.remove('is-playing');
       playing = p;
       p?.classList.add('is-playing');
+      if (p && follow) {
+        setFocus(i);
+        // Unfolded: scroll along only while the reader is watching the transcript.
+        if (!folded && wasInView && !inView(p)) p.scrollIntoView({ block: 'center', behavior: reduceMotion.matches ? 'auto' : 'smooth' });
+      }
     }
     const c = chapterLinks[paragraphAt(chapterStarts, t)];
     if (c !== chapter) {
       chapter?.removeAttribute('aria-current');
       chapter = c;
       c?.setAttribute('aria-current', 'true');
-      if (now) now.textContent = c ? `Chapter: ${c.dataset.title ?? ''}` : '';
     }
   };
   // Only while playing: a paused player that was clamped at the end should not move the marker.
-  audio.addEventListener('timeupdate', () => {
-    if (!audio.paused) follow();
+  on('timeupdate', () => {
+    if (!audio.paused) followPlayhead();
   });
-  audio.addEventListener('play', follow);
+  on('play', followPlayhead);
 
   const setAddress = (at: number) => {
     const url = new URL(location.href);
@@ -88,6 +146,13 @@ if (audio) {
     history.replaceState(history.state, '', url);
   };
 
+  /** Plays this episode from `at`, switching the player to it if another episode is in it. */
+  const playFrom = (at: number, play: boolean) => {
+    if (isMine()) dock.seek(at, play);
+    else dock.load(episode, { at, play });
+  };
+
+  // Capture phase: before the client router, which would otherwise treat a ?t= link as a navigation.
   document.addEventListener('click', (event) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const link = (event.target as Element | null)?.closest<HTMLAnchorElement>('a[data-seek]');
@@ -95,75 +160,93 @@ if (audio) {
     const at = Number(link.dataset.seek);
     if (!Number.isFinite(at)) return;
     event.preventDefault();
-    seek(at, true);
+    playFrom(at, true);
     markTarget(at, false);
     setAddress(at);
-  });
+  }, { capture: true, signal });
 
-  const bar = document.querySelector<HTMLElement>('[data-player-bar]');
-  if (bar) {
-    bar.hidden = false;
-    const announce = (text: string) => {
-      if (status) status.textContent = text;
-    };
-    for (const button of bar.querySelectorAll<HTMLButtonElement>('button[data-skip]')) {
-      button.addEventListener('click', () => {
-        const by = Number(button.dataset.skip);
-        const end = Number.isFinite(audio.duration) ? audio.duration : Infinity;
-        audio.currentTime = Math.min(end, Math.max(0, audio.currentTime + by));
-      });
-    }
-    const rates = [1, 1.25, 1.5, 1.75, 2, 0.75];
-    const rateButton = bar.querySelector<HTMLButtonElement>('button[data-rate]');
-    const rateValue = rateButton?.querySelector<HTMLElement>('[data-rate-value]');
-    const showRate = () => {
-      if (rateValue) rateValue.textContent = `${audio.playbackRate}×`;
-    };
-    rateButton?.addEventListener('click', () => {
-      const next = rates[(rates.indexOf(audio.playbackRate) + 1) % rates.length] ?? 1;
-      audio.playbackRate = next;
-      audio.defaultPlaybackRate = next;
-      try {
-        localStorage.setItem('playbackRate', String(next));
-      } catch {}
-      announce(`Playback speed ${next} times`);
-    });
-    audio.addEventListener('ratechange', showRate);
-    try {
-      const saved = Number(localStorage.getItem('playbackRate'));
-      if (rates.includes(saved)) {
-        audio.defaultPlaybackRate = saved;
-        audio.playbackRate = saved;
-      }
-    } catch {}
-    showRate();
+  // The play button, the resume offer and the share button (hidden until this runs).
+  const actions = root.querySelector<HTMLElement>('[data-listen]');
+  const playButton = root.querySelector<HTMLButtonElement>('[data-listen-play]');
+  const playLabel = playButton?.querySelector<HTMLElement>('[data-listen-label]');
+  const resume = root.querySelector<HTMLElement>('[data-resume]');
+  const resumeAt = root.querySelector<HTMLElement>('[data-resume-at]');
+  const restart = root.querySelector<HTMLButtonElement>('[data-restart]');
+  const played = root.querySelector<HTMLElement>('[data-played]');
 
-    const share = bar.querySelector<HTMLButtonElement>('button[data-share]');
-    const shareLabel = share?.querySelector<HTMLElement>('[data-share-label]');
-    if (share && navigator.clipboard && window.isSecureContext) {
-      share.addEventListener('click', async () => {
-        const at = Math.floor(audio.currentTime);
-        const url = new URL(location.href);
-        url.hash = '';
-        if (at > 0) url.searchParams.set('t', String(at));
-        else url.searchParams.delete('t');
-        try {
-          await navigator.clipboard.writeText(url.href);
-          announce(`Link to ${clock(at)} copied`);
-          if (shareLabel) {
-            shareLabel.textContent = 'Copied';
-            setTimeout(() => (shareLabel.textContent = 'Share'), 2500);
-          }
-        } catch {
-          announce('Could not copy the link');
-        }
-      });
-    } else share?.remove();
-  }
-
+  const offer = resumePoint(episode.id);
   const requested = parseTime(new URLSearchParams(location.search).get('t'));
-  if (requested !== undefined) {
-    seek(requested, false);
-    markTarget(requested, true);
+  let offerOpen = offer !== undefined && requested === undefined;
+
+  const renderActions = () => {
+    if (!playButton || !playLabel) return;
+    const mine = isMine();
+    const playingNow = mine && !audio.paused;
+    playButton.setAttribute('aria-pressed', String(playingNow));
+    playLabel.textContent = playingNow ? 'Pause' : !mine ? 'Play this episode' : offerOpen && offer !== undefined ? `Resume from ${clock(offer)}` : 'Play episode';
+    if (resume) resume.hidden = !(offerOpen && offer !== undefined);
+    if (resumeAt && offer !== undefined) resumeAt.textContent = clock(offer);
+    if (played) played.hidden = !getPosition(episode.id)?.done;
+  };
+  if (actions) actions.hidden = false;
+  playButton?.addEventListener('click', () => {
+    if (!isMine()) {
+      dock.load(episode, { play: true });
+    } else if (audio.paused) {
+      if (offerOpen && offer !== undefined && Math.abs(audio.currentTime - offer) > 1) dock.seek(offer, true);
+      else void audio.play().catch(() => {});
+    } else audio.pause();
+    offerOpen = false;
+    renderActions();
+  }, { signal });
+  restart?.addEventListener('click', () => {
+    offerOpen = false;
+    playFrom(0, true);
+    announce('Playing from the beginning');
+    renderActions();
+  }, { signal });
+  on('play', renderActions);
+  on('pause', renderActions);
+  document.addEventListener('player:episode', renderActions, { signal });
+  document.addEventListener('player:saved', renderActions, { signal });
+
+  const share = root.querySelector<HTMLButtonElement>('[data-share]');
+  const shareLabel = share?.querySelector<HTMLElement>('[data-share-label]');
+  if (share && navigator.clipboard && window.isSecureContext) {
+    share.hidden = false;
+    share.addEventListener('click', async () => {
+      const at = isMine() ? Math.floor(audio.currentTime) : 0;
+      const url = new URL(location.href);
+      url.hash = '';
+      if (at > 0) url.searchParams.set('t', String(at));
+      else url.searchParams.delete('t');
+      try {
+        await navigator.clipboard.writeText(url.href);
+        announce(`Link to ${clock(at)} copied`);
+        if (shareLabel) {
+          shareLabel.textContent = 'Copied';
+          setTimeout(() => (shareLabel.textContent = 'Share this moment'), 2500);
+        }
+      } catch {
+        announce('Could not copy the link');
+      }
+    }, { signal });
   }
+
+  // Arrival. The player holds this episode unless the listener is already listening to another one.
+  if (!dock.current() || (!dock.isChosen() && !isMine())) dock.load(episode, { at: requested });
+  if (requested !== undefined) {
+    // A moment was asked for: this episode, at that moment (playing on if something was playing).
+    playFrom(requested, !audio.paused);
+    markTarget(requested, true);
+  } else {
+    const hash = location.hash.slice(1);
+    const fromHash = hash ? paragraphs.findIndex((p) => p.id === hash) : -1;
+    if (fromHash >= 0) setFocus(fromHash);
+    else if (isMine()) setFocus(paragraphAt(paragraphStarts, offerOpen && offer !== undefined ? offer : audio.currentTime));
+    if (isMine() && audio.currentTime > 0) followPlayhead();
+  }
+  renderActions();
 }
+
+export type { PlayerEpisode };

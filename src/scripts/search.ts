@@ -19,13 +19,14 @@ interface Page {
 /** The API understood the request and rejected it (400): the query is the problem, not the connection. */
 class QueryRejected extends Error {}
 
-const form = document.querySelector<HTMLFormElement>('[data-search-form]');
-const input = form?.querySelector<HTMLInputElement>('input[name="q"]');
-const status = document.querySelector<HTMLElement>('[data-search-status]');
-const list = document.querySelector<HTMLOListElement>('[data-results]');
-const more = document.querySelector<HTMLElement>('[data-more]');
-
-if (form && input && status && list && more) {
+/** Binds the search page; run on each arrival on it (first load or client-side navigation), released by signal. */
+export function initSearch(signal: AbortSignal) {
+  const form = document.querySelector<HTMLFormElement>('[data-search-form]');
+  const input = form?.querySelector<HTMLInputElement>('input[name="q"]');
+  const status = document.querySelector<HTMLElement>('[data-search-status]');
+  const list = document.querySelector<HTMLOListElement>('[data-results]');
+  const more = document.querySelector<HTMLElement>('[data-more]');
+  if (!(form && input && status && list && more)) return;
   const api = form.dataset.api ?? '/api/search';
   const sources: OfflineSources = {
     index: form.dataset.index ?? '/search/lunr-index.json',
@@ -186,14 +187,19 @@ if (form && input && status && list && more) {
   input.addEventListener('input', () => {
     clearTimeout(timer);
     timer = setTimeout(() => void run(input.value.trim()), DEBOUNCE_MS);
-  });
+  }, { signal });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     clearTimeout(timer);
     void run(input.value.trim());
-  });
+  }, { signal });
   more.querySelector('button')?.addEventListener('click', () => {
     if (current.query && current.shown < current.total) void run(current.query, current.shown);
+  }, { signal });
+  signal.addEventListener('abort', () => {
+    clearTimeout(timer);
+    generation++;
+    controller?.abort();
   });
 
   const initial = new URLSearchParams(location.search).get('q');

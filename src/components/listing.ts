@@ -1,0 +1,167 @@
+/**
+ * The episode list as static pages, so it scales to thousands of episodes and works without JavaScript:
+ * every listing (all episodes, one season, one guest, one topic), newest or oldest first (see ordersOf), cut
+ * into pages of PAGE_SIZE. Addresses, under /episodes/:
+ *
+ *   /episodes/                         all, newest first, page 1
+ *   /episodes/page/2/                  page 2
+ *   /episodes/oldest/ ...              oldest first (and /episodes/oldest/page/2/)
+ *   /episodes/season/2/ ...            one season (…/oldest/, …/page/N/ likewise)
+ *   /episodes/guest/ines-duarte/ ...   one guest (newest first only, …/page/N/)
+ *   /episodes/topic/food-science/ ...  one topic (likewise)
+ *   /episodes/guests/, /episodes/topics/   every guest and topic, with counts
+ *
+ * Pure functions: the pages (src/pages/episodes/[...path].astro) and their tests share them.
+ */
+export const PAGE_SIZE = 24;
+/** Single-segment addresses the listings use under /episodes/, which no episode's slug may take. */
+export const RESERVED_SLUGS = ['oldest', 'guests', 'topics', 'page', 'season', 'guest', 'topic'];
+
+export interface ListableEpisode {
+  id: number;
+  slug: string;
+  season: number;
+  date?: string;
+  guests?: string[];
+  topics?: string[];
+}
+
+export type Filter = { kind: 'all' } | { kind: 'season'; value: number } | { kind: 'guest' | 'topic'; value: string; label: string };
+export type Order = 'newest' | 'oldest';
+
+export interface ListPage<E> {
+  /** The rest parameter of [...path].astro: undefined for /episodes/ itself. */
+  path: string | undefined;
+  filter: Filter;
+  order: Order;
+  page: number;
+  pages: number;
+  total: number;
+  /** 0-based index of this page's first episode in the listing. */
+  offset: number;
+  episodes: E[];
+}
+
+/** "Inès Duarte" → "ines-duarte": a stable, readable address segment. */
+export function slugify(text: string): string {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '') || 'x'
+  );
+}
+
+export function byDate<E extends ListableEpisode>(episodes: readonly E[], order: Order): E[] {
+  const newest = [...episodes].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || b.id - a.id);
+  return order === 'newest' ? newest : newest.reverse();
+}
+
+/** The address segment of a listing (without /episodes/ and without the page), '' for all episodes. */
+export function filterPath(filter: Filter): string {
+  if (filter.kind === 'all') return '';
+  if (filter.kind === 'season') return `season/${filter.value}/`;
+  return `${filter.kind}/${slugify(filter.value)}/`;
+}
+
+/** The site path of one page of a listing. */
+export function listHref(filter: Filter, order: Order = 'newest', page = 1): string {
+  const rest = `${filterPath(filter)}${order === 'oldest' ? 'oldest/' : ''}${page > 1 ? `page/${page}/` : ''}`;
+  return `/episodes/${rest}`;
+}
+
+export interface Facet {
+  value: string;
+  label: string;
+  count: number;
+  href: string;
+}
+
+/** Every guest or topic, with how many episodes it has, most episodes first, then by name. */
+export function facets(episodes: readonly ListableEpisode[], kind: 'guest' | 'topic'): Facet[] {
+  const bySlug = new Map<string, Facet>();
+  for (const e of episodes) {
+    const values = new Set((kind === 'guest' ? e.guests : e.topics) ?? []);
+    const slugs = new Set<string>();
+    for (const label of values) {
+      const slug = slugify(label);
+      if (slugs.has(slug)) continue;
+      slugs.add(slug);
+      const f = bySlug.get(slug) ?? { value: slug, label, count: 0, href: listHref({ kind, value: label, label }) };
+      f.count++;
+      bySlug.set(slug, f);
+    }
+  }
+  return [...bySlug.values()].sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+}
+
+export function seasons(episodes: readonly ListableEpisode[]): number[] {
+  return [...new Set(episodes.map((e) => e.season))].sort((a, b) => a - b);
+}
+
+/**
+ * The orders a listing is published in: all episodes and seasons both ways; a guest's or a topic's few
+ * episodes newest first only (on a long-running show there are thousands of them: half the pages).
+ */
+export function ordersOf(filter: Filter): Order[] {
+  return filter.kind === 'all' || filter.kind === 'season' ? ['newest', 'oldest'] : ['newest'];
+}
+
+function matches(e: ListableEpisode, filter: Filter): boolean {
+  if (filter.kind === 'all') return true;
+  if (filter.kind === 'season') return e.season === filter.value;
+  const values = (filter.kind === 'guest' ? e.guests : e.topics) ?? [];
+  const slug = slugify(filter.value);
+  return values.some((v) => slugify(v) === slug);
+}
+
+/** Every page of every listing. */
+export function listPages<E extends ListableEpisode>(episodes: readonly E[], pageSize = PAGE_SIZE): ListPage<E>[] {
+  const clash = episodes.find((e) => RESERVED_SLUGS.includes(e.slug));
+  if (clash) throw new Error(`The episode slug "${clash.slug}" is an address the episode list uses; rename its file.`);
+  const filters: Filter[] = [
+    { kind: 'all' },
+    ...seasons(episodes).map((value): Filter => ({ kind: 'season', value })),
+    ...facets(episodes, 'guest').map((f): Filter => ({ kind: 'guest', value: f.label, label: f.label })),
+    ...facets(episodes, 'topic').map((f): Filter => ({ kind: 'topic', value: f.label, label: f.label })),
+  ];
+  const out: ListPage<E>[] = [];
+  for (const filter of filters) {
+    const selected = episodes.filter((e) => matches(e, filter));
+    for (const order of ordersOf(filter)) {
+      const sorted = byDate(selected, order);
+      const pages = Math.max(1, Math.ceil(sorted.length / pageSize));
+      for (let page = 1; page <= pages; page++) {
+        const href = listHref(filter, order, page);
+        const path = href.replace(/^\/episodes\//, '').replace(/\/$/, '') || undefined;
+        out.push({ path, filter, order, page, pages, total: sorted.length, offset: (page - 1) * pageSize, episodes: sorted.slice((page - 1) * pageSize, page * pageSize) });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The page numbers a pager shows: the first, the last, and two either side of the current one; undefined
+ * marks a gap ("…").
+ */
+export function pagerNumbers(page: number, pages: number, around = 2): Array<number | undefined> {
+  const shown = new Set([1, pages]);
+  for (let p = page - around; p <= page + around; p++) if (p >= 1 && p <= pages) shown.add(p);
+  const sorted = [...shown].sort((a, b) => a - b);
+  const out: Array<number | undefined> = [];
+  sorted.forEach((p, i) => {
+    if (i > 0 && p - sorted[i - 1]! > 1) out.push(undefined);
+    out.push(p);
+  });
+  return out;
+}
+
+/** A listing's heading. */
+export function listTitle(filter: Filter): string {
+  if (filter.kind === 'all') return 'All episodes';
+  if (filter.kind === 'season') return `Season ${filter.value}`;
+  return filter.kind === 'guest' ? `Episodes with ${filter.label}` : `Episodes about ${filter.label}`;
+}
