@@ -51,7 +51,9 @@ describe('the sample audio', () => {
       const { duration } = await audioState(page);
       expect(Math.abs(duration - episode.seconds!), `audio ${duration} s, episode ${episode.seconds} s`).toBeLessThanOrEqual(2);
 
-      // The first transcript timestamp after 6:00, well past the 33 s the old clips lasted.
+      // The first transcript timestamp after 6:00, well past the 33 s the old clips lasted (the transcript folds
+      // around the moment: unfold it first, as a listener would).
+      await page.getByRole('button', { name: /Show the whole transcript/ }).click();
       const links = await page.$$eval('.transcript a[data-seek]', (as) => as.map((a) => Number((a as HTMLElement).dataset.seek)));
       const target = links.find((t) => t >= 360)!;
       expect(target, 'a transcript moment after 6:00').toBeGreaterThan(40);
