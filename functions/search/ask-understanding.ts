@@ -6,7 +6,7 @@
  *      stemmed like the index, then expanded with the weighted related terms of /search/semantic.json (WordNet
  *      synonyms, derived forms, broader and narrower words, and the show's co-occurrence statistics), so that
  *      "snooze" also looks for "nap" and "tart" for "sour". The words as typed keep weight 1; a related term
- *      weighs less (EXPANSION_SCALE × its weight), and a word the show itself uses lends less than one it does not.
+ *      weighs less (EXPANSION.scale × its weight), and a word the show itself uses lends less than one it does not.
  *   2. rescorePassages: the candidate passages of an episode re-ranked by how many of the question's ideas they
  *      hold, how close together (proximity), with the neighbouring passages and the chapter title as weaker
  *      evidence.
@@ -20,12 +20,14 @@ import type { Analyzer } from '../../contract/search/analyzer.ts';
 import { relatedTerms, type SemanticData } from '../../contract/search/semantic.ts';
 import { contentWords } from './query.ts';
 
-/** Scale of a related term's weight (from the artifact) relative to the question's own words. */
-export const EXPANSION_SCALE = 0.6;
-/** A question word that the show itself uses lends its related terms only this share of their weight. */
-export const KNOWN_WORD_SCALE = 0.5;
-/** Related terms kept per question word. */
-export const MAX_RELATED_PER_WORD = 6;
+export const EXPANSION = {
+  /** Scale of a related term's weight (from the artifact) relative to the question's own words. */
+  scale: 0.6,
+  /** A question word that the show itself uses lends its related terms only this share of their weight. */
+  knownWordScale: 0.5,
+  /** Related terms kept per question word. */
+  perWord: 6,
+};
 /** Words that make an everyday question a question, on top of the search filler (English shows). */
 const ASK_FILLER_EN = new Set(
   ('actually really exactly way ways kind sort stuff happen happens happened happening anybody everybody ' +
@@ -72,8 +74,8 @@ export function understandQuestion(
   const byTerm = new Map<string, WeightedTerm>();
   concepts.forEach((stem, concept) => byTerm.set(stem, { term: stem, boost: 1, concept, own: true }));
   concepts.forEach((stem, concept) => {
-    const scale = EXPANSION_SCALE * (vocabulary.has(stem) ? KNOWN_WORD_SCALE : 1);
-    for (const r of relatedTerms(semantic, stem).slice(0, MAX_RELATED_PER_WORD)) {
+    const scale = EXPANSION.scale * (vocabulary.has(stem) ? EXPANSION.knownWordScale : 1);
+    for (const r of relatedTerms(semantic, stem).slice(0, EXPANSION.perWord)) {
       const boost = r.weight * scale;
       const prev = byTerm.get(r.term);
       if (!prev || (!prev.own && prev.boost < boost)) byTerm.set(r.term, { term: r.term, boost, concept, own: false });
@@ -99,7 +101,7 @@ export interface PassageContext {
 }
 
 /** How much coverage of the question's ideas, proximity, neighbours and the chapter title add to a passage. */
-export const RESCORE = { coverage: 0.6, proximity: 0.5, window: 12, neighbour: 0.25, chapter: 0.3 };
+export const RESCORE = { coverage: 0.6, proximity: 0.5, window: 12, neighbour: 0.25, chapter: 1, asked: 0.5 };
 
 /**
  * Candidates of one episode re-ranked, best first. The Lunr score stays the base (it knows term rarity and
@@ -127,7 +129,9 @@ export function rescorePassages(
     const proximity = u.concepts.length > 1 ? closeness(positions, RESCORE.window) : 0;
     const neighbours = (byIndex.get(c.index - 1)?.score ?? 0) + (byIndex.get(c.index + 1)?.score ?? 0);
     const chapter = chapterMatch(u, chapterAt(ctx.chapters, ctx.start(c.index))?.title ?? '', analyzer);
-    const score = c.score * (1 + RESCORE.coverage * coverage + RESCORE.proximity * proximity + RESCORE.chapter * chapter)
+    // A question asked in the passage (the host's "So how do they ...?") names the topic in plain words.
+    const asked = Math.max(0, ...questionsIn(ctx.text(c.index)).map((q) => chapterMatch(u, q, analyzer)));
+    const score = c.score * (1 + RESCORE.coverage * coverage + RESCORE.proximity * proximity + RESCORE.chapter * chapter + RESCORE.asked * asked)
       + RESCORE.neighbour * neighbours;
     return { ...c, score };
   });
@@ -156,6 +160,11 @@ function closeness(positions: Array<[number, number, number]>, window: number): 
   }
   const all = new Set(positions.map((p) => p[1])).size;
   return concepts.size >= 2 ? bestCount / Math.max(all, 2) : 0;
+}
+
+/** The sentences of a text that end with a question mark. */
+function questionsIn(text: string): string[] {
+  return text.match(/[^.!?]*\?/g) ?? [];
 }
 
 /** The chapter a moment falls in. */

@@ -53,8 +53,9 @@ export const RELATION_WEIGHTS = {
   similar: 0.5,
   hypernym: 0.4,
   hyponym: 0.35,
-  gloss: 0.3,
-  cooccurrence: 0.25,
+  /** Gloss words: measured no better on the tuning set and they double the artifact (2.9 MB → 1.5 MB without). */
+  gloss: 0,
+  cooccurrence: 0.5,
 };
 
 export interface SemanticOptions {
@@ -77,7 +78,7 @@ export interface SemanticInput {
   episodeTexts: string[];
 }
 
-const DEFAULTS = { maxRelated: 8, maxDocShare: 0.15, minShared: 3, minCosine: 0.35, maxSenses: 3 };
+const DEFAULTS = { maxRelated: 8, maxDocShare: 0.15, minShared: 3, minCosine: 0.35, maxSenses: 1 };
 
 export async function buildSemantic(input: SemanticInput, options: SemanticOptions = {}): Promise<SemanticData> {
   const o = { ...DEFAULTS, ...options };
