@@ -66,6 +66,8 @@ export interface SemanticOptions {
   /** Co-occurrence: minimum passages shared and minimum cosine. */
   minShared?: number;
   minCosine?: number;
+  /** Co-occurrence is counted on at most this many passages (an even sample): its cost grows with passages × words². */
+  maxCooccurrencePassages?: number;
   /** Senses of a lemma used (WordNet lists the most frequent first): rare senses bring noise. */
   maxSenses?: number;
   weights?: Partial<typeof RELATION_WEIGHTS>;
@@ -78,7 +80,7 @@ export interface SemanticInput {
   episodeTexts: string[];
 }
 
-const DEFAULTS = { maxRelated: 8, maxDocShare: 0.15, minShared: 3, minCosine: 0.35, maxSenses: 1 };
+const DEFAULTS = { maxRelated: 8, maxDocShare: 0.15, minShared: 3, minCosine: 0.35, maxSenses: 1, maxCooccurrencePassages: 20_000 };
 
 export async function buildSemantic(input: SemanticInput, options: SemanticOptions = {}): Promise<SemanticData> {
   const o = { ...DEFAULTS, ...options };
@@ -121,6 +123,17 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
       if (stem === undefined) stems.set(lemma, (stem = analyzer.term(lemma) ?? ''));
       return stem;
     };
+    // The informative show terms among a synset's words, made once per synset.
+    const termsOfSynset = new Map<string, string[]>();
+    const synsetTerms = (key: string): string[] => {
+      let terms = termsOfSynset.get(key);
+      if (!terms) {
+        const synset = wordnet.synset(key);
+        terms = synset ? [...new Set(synset.words.filter((w) => !w.includes(' ')).map(stemOf))].filter(informative) : [];
+        termsOfSynset.set(key, terms);
+      }
+      return terms;
+    };
     for (const [lemma, offsets] of wordnet.index) {
       const key = stemOf(lemma);
       if (!key) continue;
@@ -128,18 +141,16 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
         const senseWeight = 1 / (1 + 0.25 * sense);
         const synset = wordnet.synset(offset);
         if (!synset) return;
-        for (const word of synset.words) if (!word.includes(' ')) add(key, stemOf(word), w.synonym * senseWeight);
+        for (const term of synsetTerms(offset)) add(key, term, w.synonym * senseWeight);
         for (const [symbol, target] of synset.pointers) {
           const weight = symbol === '+' ? w.derived
             : symbol === '&' || symbol === '^' ? w.similar
             : symbol === '@' || symbol === '@i' ? w.hypernym
             : symbol === '~' || symbol === '~i' ? w.hyponym
             : 0;
-          if (!weight) continue;
-          const other = wordnet.synset(target);
-          if (other) for (const word of other.words) if (!word.includes(' ')) add(key, stemOf(word), weight * senseWeight);
+          if (weight) for (const term of synsetTerms(target)) add(key, term, weight * senseWeight);
         }
-        if (sense === 0) {
+        if (sense === 0 && w.gloss > 0) {
           for (const span of analyzer.words(synset.gloss)) add(key, stemOf(span.text), w.gloss);
         }
       });
@@ -148,7 +159,9 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
 
   // Co-occurrence across passages: cosine of the two terms' passage sets.
   const postings = new Map<string, number[]>();
+  const stride = Math.max(1, Math.ceil(passageTerms.length / o.maxCooccurrencePassages));
   passageTerms.forEach((terms, i) => {
+    if (i % stride !== 0) return;
     for (const t of terms) if ((df.get(t) ?? 0) >= o.minShared && informative(t)) {
       let list = postings.get(t);
       if (!list) postings.set(t, (list = []));
