@@ -22,9 +22,9 @@ import { contentWords } from './query.ts';
 
 export const EXPANSION = {
   /** Scale of a related term's weight (from the artifact) relative to the question's own words. */
-  scale: 0.6,
+  scale: 0.9,
   /** A question word that the show itself uses lends its related terms only this share of their weight. */
-  knownWordScale: 0.5,
+  knownWordScale: 0.25,
   /** Related terms kept per question word. */
   perWord: 6,
 };
@@ -98,6 +98,13 @@ export interface PassageContext {
   start(index: number): number;
   /** Chapter titles of the episode with their start seconds, ascending. */
   chapters: Array<{ start: number; title: string }>;
+  /** The passage's index term per word ('' for stop words), if the caller keeps them (passageTerms otherwise). */
+  terms?(index: number): string[];
+}
+
+/** A text's index term per word ('' for stop words and punctuation), positions kept for proximity. */
+export function passageTerms(text: string, analyzer: Analyzer): string[] {
+  return analyzer.words(text).map((span) => analyzer.term(span.text) ?? '');
 }
 
 /** How much coverage of the question's ideas, proximity, neighbours and the chapter title add to a passage. */
@@ -118,8 +125,8 @@ export function rescorePassages(
   const byIndex = new Map(candidates.map((c) => [c.index, c]));
   const rescored = candidates.map((c) => {
     const positions: Array<[number, number, number]> = []; // [token position, concept, weight]
-    analyzer.words(ctx.text(c.index)).forEach((span, i) => {
-      const term = analyzer.term(span.text);
+    const tokens = ctx.terms?.(c.index) ?? passageTerms(ctx.text(c.index), analyzer);
+    tokens.forEach((term, i) => {
       const t = term ? weightOf.get(term) : undefined;
       if (t) positions.push([i, t.concept, t.boost]);
     });
@@ -164,7 +171,8 @@ function closeness(positions: Array<[number, number, number]>, window: number): 
 
 /** The sentences of a text that end with a question mark. */
 function questionsIn(text: string): string[] {
-  return text.match(/[^.!?]*\?/g) ?? [];
+  // Split at sentence ends, then keep the questions (a linear scan: /[^.!?]*\?/g backtracks quadratically).
+  return text.split(/(?<=[.!?…])\s+/).filter((sentence) => sentence.trimEnd().endsWith('?'));
 }
 
 /** The chapter a moment falls in. */
@@ -206,4 +214,12 @@ export function chapterAnchor(
     }
   }
   return best;
+}
+
+const QUESTION_START_EN = /^(how|what|whats|what's|which|who|whom|whose|when|where|why|is|are|was|were|do|does|did|can|could|should|would|will|may|might|has|have|had)\b/i;
+
+/** Whether a query reads as a question (MCP search_episodes then ranks it as /ask does). */
+export function isQuestion(query: string): boolean {
+  const text = query.trim();
+  return text.endsWith('?') || QUESTION_START_EN.test(text);
 }

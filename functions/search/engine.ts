@@ -24,7 +24,7 @@ import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, typ
 import { makeSnippet } from './snippet.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
-import { chapterAnchor, rescorePassages, understandQuestion, type Candidate, type UnderstoodQuestion } from './ask-understanding.ts';
+import { chapterAnchor, passageTerms, rescorePassages, understandQuestion, type Candidate, type UnderstoodQuestion } from './ask-understanding.ts';
 
 export interface RankingWeights {
   episodeWeight: number;
@@ -86,6 +86,7 @@ export class SearchEngine {
   readonly #joined = new Map<number, { text: string; offsets: number[] }>();
   readonly #semantic: SemanticData | undefined;
   readonly #chapters = new Map<number, Array<{ start: number; title: string }>>();
+  readonly #passageTerms = new Map<number, string[]>();
 
   constructor(index: lunr.Index, passages: SearchPassages, service: ServiceData, analyzer: Analyzer, semantic?: SemanticData) {
     this.#semantic = semantic;
@@ -130,9 +131,21 @@ export class SearchEngine {
   #passageContext(episode: number) {
     return {
       text: (index: number) => this.#join(index).text,
+      terms: (index: number) => this.#termsOf(index),
       start: (index: number) => this.#passages[index]!.start,
       chapters: this.#chaptersOf(episode),
     };
+  }
+
+  /** A passage's index term per word, made on first use and kept (bounded, like the joined texts). */
+  #termsOf(index: number): string[] {
+    let terms = this.#passageTerms.get(index);
+    if (!terms) {
+      terms = passageTerms(this.#join(index).text, this.analyzer);
+      if (this.#passageTerms.size >= 5_000) this.#passageTerms.clear();
+      this.#passageTerms.set(index, terms);
+    }
+    return terms;
   }
 
   #chaptersOf(episode: number): Array<{ start: number; title: string }> {
