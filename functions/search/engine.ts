@@ -3,6 +3,9 @@
  * passages once per process, ranks episodes by aggregating their passage (and episode-level) hits, and makes
  * results with snippets and timestamps. Nothing here parses content or rebuilds an index.
  *
+ * /ask differs in one hook (SearchEngine.ask, see functions/search/ask-understanding.ts): the question's words plus
+ * weighted related terms, and an episode's candidate passages re-ranked before they are summed.
+ *
  * Ranking, for /api/search and /ask alike: Lunr scores each document with BM25 (k1 1.2, b 0.75, field boosts
  * baked in at build time). An episode's score is
  *     episodeWeight × score(episode document) + Σᵢ passageWeights[i] × score(i-th best passage)

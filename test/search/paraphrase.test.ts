@@ -7,7 +7,9 @@
  * The "heldout" third of the everyday questions (every third one, split before any tuning) was never looked at
  * while the weights in src/build/search/semantic.ts and functions/search/ask-understanding.ts were chosen; the
  * "tune" part was. The suite prints both, and the same figures for /ask without understanding (the words as
- * typed, as before issue 14), so a regression and the gain are both visible.
+ * typed: the same build without /search/semantic.json, i.e. no related terms, but the same filler removal and
+passage re-ranking), so a regression and the gain of the related terms are both visible. Before issue 14 /ask
+measured: tune hit@1 0.406, hit@3 0.453, moment MRR 0.430; held out 0.438, 0.438, 0.438; speakers' words 0.880.
  *
  * Thresholds sit below the measured values (see the commit log for the figures), to allow a content edit, not a
  * regression.
@@ -71,7 +73,7 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
     console.log(
       [
         'paraphrase set (moment = start within the answer window, 15 s early allowed)',
-        ...rows.flatMap(([name, before, after]) => [`  ${name.padEnd(20)} words as typed: ${fmtMoments(before)}`, `  ${''.padEnd(20)} understood:     ${fmtMoments(after)}`]),
+        ...rows.flatMap(([name, before, after]) => [`  ${name.padEnd(20)} no related terms: ${fmtMoments(before)}`, `  ${''.padEnd(20)} understood:       ${fmtMoments(after)}`]),
       ].join('\n'),
     );
     const all = rows[2]![2];
