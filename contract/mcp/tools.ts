@@ -50,8 +50,9 @@ export const TOOLS = {
     title: 'Search episodes',
     description:
       'Search every episode by topic, guest, phrase or question, across titles, descriptions and full transcripts. ' +
-      'Returns the best-matching episodes (same ranking as /api/search), each with a snippet of the matching passage, ' +
-      'its timestamp, and the episode, audio and transcript URLs.',
+      'Returns the best-matching episodes, each with a snippet of the matching passage, ' +
+      'its timestamp, and the episode, audio and transcript URLs. Keywords rank as /api/search does; a question ' +
+      '(ending in "?" or starting with a question word) is understood as /ask does, related words included.',
     input: z.object({
       query: z
         .string({ message: 'query must be a string: the words to search for' })

@@ -38,10 +38,24 @@ usually treat as syntax are read as word breaks, except for these operators:
 - \`:\`, \`~\`, \`^\` and other punctuation separate words: \`3:30\` searches for "3" and "30".
 - Only the first ${MAX_TERMS} distinct words are used, and at most ${MAX_PREFIXES} of them as \`prefix*\`.
 
-/ask takes a question in plain language. Question words and filler ("which episode talks about ...") are dropped,
-operators are not interpreted, and episodes are ranked by their best-matching transcript passages (windows of
-about 30–60 seconds). A word that appears in no episode gets the same typo-tolerant retry, and the last word is
-also tried as a prefix.
+### How /ask differs from /api/search
+
+/api/search is predictable: it finds the words as typed (by their stem), with the operators above, and nothing
+else. /ask takes a question in plain language and tries to understand it, so the listener's words need not be the
+speakers':
+
+- Question words and filler ("which episode talks about ...", "is it true that ...") are dropped, and operators are
+  not interpreted.
+- Each remaining word also looks for related words that the show itself uses: synonyms, derived forms, broader
+  and narrower words from WordNet 3.1, and words that keep occurring together in the show's transcripts ("snooze"
+  also finds "nap", "tart" finds "sour"). These are computed when the site is built (/search/semantic.json) and
+  always weigh less than the words as typed.
+- Episodes are ranked by their best-matching transcript passages (windows of about 30–60 seconds); among an
+  episode's passages, the moment preferred is the one that holds more of the question's ideas, close together,
+  with its neighbouring passages and its chapter title as weaker evidence.
+- An episode without a transcript is still placed at a moment: the chapter whose title best matches the question.
+- When nothing matches, a word that appears in no episode gets the same typo-tolerant retry as /api/search, and
+  the last word is also tried as a prefix.
 
 ### Snippets and timestamps
 
@@ -52,5 +66,6 @@ HTML once escaped as usual; any « or » in the source text appears as \`"\`, so
 highlight, escape the snippet, then replace \`«\` and \`»\` with your own markup.
 
 \`start\` (seconds) and \`timestamp\` (HH:MM:SS) tell where the snippet's sentence begins, and \`url\` opens the
-episode there (\`?t=SECONDS\`). A snippet taken from the description has no \`start\` or \`timestamp\`.
+episode there (\`?t=SECONDS\`). A result without a matching passage (an episode without a transcript, say) starts
+at the chapter whose title best matches the words, if any does; otherwise it has no \`start\` or \`timestamp\`.
 `;

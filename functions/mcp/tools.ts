@@ -6,7 +6,8 @@
 import { ApiError } from '../errors.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { RequestContext } from '../types.ts';
-import { searchEpisodes } from '../search/service.ts';
+import { askEpisodes, searchEpisodes } from '../search/service.ts';
+import { isQuestion } from '../search/ask-understanding.ts';
 import { formatTimestamp } from '../../contract/duration.ts';
 import type { ToolInput, ToolName, ToolOutput } from '../../contract/mcp/tools.ts';
 import { uris } from '../../contract/mcp/resources.ts';
@@ -24,7 +25,8 @@ export const IMPLEMENTATIONS: { [N in ToolName]: Implementation<N> } = {
   async search_episodes({ query, limit }, ctx) {
     let page;
     try {
-      page = await searchEpisodes(ctx.data, { query, limit, offset: 0 });
+      // A question is understood as /ask understands it; keywords rank exactly as /api/search.
+      page = isQuestion(query) ? await askEpisodes(ctx.data, { query, limit }) : await searchEpisodes(ctx.data, { query, limit, offset: 0 });
     } catch (err) {
       if (err instanceof ApiError && err.status < 500) return fail(`${err.message}${err.hint ? ` ${err.hint}` : ''}`);
       throw err;

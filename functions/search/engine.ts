@@ -3,6 +3,9 @@
  * passages once per process, ranks episodes by aggregating their passage (and episode-level) hits, and makes
  * results with snippets and timestamps. Nothing here parses content or rebuilds an index.
  *
+ * /ask differs in one hook (SearchEngine.ask, see functions/search/ask-understanding.ts): the question's words plus
+ * weighted related terms, and an episode's candidate passages re-ranked before they are summed.
+ *
  * Ranking, for /api/search and /ask alike: Lunr scores each document with BM25 (k1 1.2, b 0.75, field boosts
  * baked in at build time). An episode's score is
  *     episodeWeight × score(episode document) + Σᵢ passageWeights[i] × score(i-th best passage)
@@ -22,6 +25,9 @@ import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
+import { parseDuration } from '../../contract/duration.ts';
+import type { SemanticData } from '../../contract/search/semantic.ts';
+import { chapterAnchor, passageTerms, rescorePassages, understandQuestion, type Candidate, type UnderstoodQuestion } from './ask-understanding.ts';
 
 export interface RankingWeights {
   episodeWeight: number;
@@ -32,6 +38,9 @@ export const RANKING: Record<'search' | 'ask', RankingWeights> = {
   search: { episodeWeight: 1, passageWeights: [1, 0.5, 0.25] },
   ask: { episodeWeight: 1, passageWeights: [1, 0.5, 0.25] },
 };
+
+/** Passages per episode that /ask re-ranks (the ranking then sums the best three, as for /api/search). */
+const ASK_CANDIDATES = 8;
 
 /** The implicit prefix on the last word counts less than the word as typed. */
 const AUTO_PREFIX_BOOST = 0.5;
@@ -48,6 +57,8 @@ export interface EpisodeHit {
   passage?: { index: number; terms: string[] };
   /** Index terms the episode document matched (for a description snippet). */
   docTerms: string[];
+  /** /ask: the question as understood, for the chapter anchor of a hit without a passage. */
+  understood?: UnderstoodQuestion;
 }
 
 export interface Ranking {
@@ -61,6 +72,10 @@ interface RankOptions {
   fuzzy?: ReadonlySet<string>;
   /** Ask's retry: the last content word, when unknown, also matches as a prefix. */
   lastAsPrefix?: boolean;
+  /** Passages per episode handed to `rescore` (default: as many as the ranking weights use). */
+  candidates?: number;
+  /** Re-ranks an episode's candidate passages, best first (/ask's understanding hook). */
+  rescore?: (episode: number, candidates: Candidate[]) => Candidate[];
 }
 
 export class SearchEngine {
@@ -72,8 +87,12 @@ export class SearchEngine {
   readonly #passages: Passage[];
   readonly #episodes: Map<number, ServiceEpisode>;
   readonly #joined = new Map<number, { text: string; offsets: number[] }>();
+  readonly #semantic: SemanticData | undefined;
+  readonly #chapters = new Map<number, Array<{ start: number; title: string }>>();
+  readonly #passageTerms = new Map<number, string[]>();
 
-  constructor(index: lunr.Index, passages: SearchPassages, service: ServiceData, analyzer: Analyzer) {
+  constructor(index: lunr.Index, passages: SearchPassages, service: ServiceData, analyzer: Analyzer, semantic?: SemanticData) {
+    this.#semantic = semantic;
     this.#index = index;
     this.#vocabulary = (index as unknown as { invertedIndex: Record<string, unknown> }).invertedIndex;
     this.#passages = passages.passages;
@@ -87,9 +106,60 @@ export class SearchEngine {
     return this.#withFallback(parseQuery(query, this.analyzer), weights, false);
   }
 
-  /** /ask ranking: the question's content words, ranked by transcript passages. */
+  /**
+   * /ask ranking: the question understood (functions/search/ask-understanding.ts), ranked by transcript passages.
+   * ── ASK UNDERSTANDING HOOK: the only place the engine calls it. (1) the question becomes weighted index terms
+   * (its own words and related ones from /search/semantic.json); (2) each episode's candidate passages are
+   * re-ranked (ideas covered, proximity, neighbours, chapter title) before the episode score is summed; (3) a hit
+   * without a passage keeps the understood question for its chapter anchor (see result()). When nothing matches,
+   * the plain content words go through the typo-tolerant retry as before. ──
+   */
   ask(question: string, weights: RankingWeights = RANKING.ask): Ranking {
+    const understood = understandQuestion(question, this.analyzer, this.#semantic, { has: (t) => Object.hasOwn(this.#vocabulary, t) });
+    if (understood.terms.length) {
+      const parsed: ParsedQuery = {
+        clauses: understood.terms.map((t) => ({ term: t.term, presence: 'optional', prefix: false, autoPrefix: false, stemmed: true, boost: t.boost })),
+        truncated: false,
+      };
+      const hits = this.rank(parsed, weights, {
+        candidates: ASK_CANDIDATES,
+        rescore: (episode, candidates) => rescorePassages(understood, candidates, this.#passageContext(episode), this.analyzer),
+      });
+      if (hits.length) return { hits: hits.map((h) => ({ ...h, understood })), fuzzy: false };
+    }
     return this.#withFallback(contentWords(question, this.analyzer), weights, true);
+  }
+
+  /** What rescorePassages reads of an episode: passage texts and starts, chapter titles and starts. */
+  #passageContext(episode: number) {
+    return {
+      text: (index: number) => this.#join(index).text,
+      terms: (index: number) => this.#termsOf(index),
+      start: (index: number) => this.#passages[index]!.start,
+      chapters: this.#chaptersOf(episode),
+    };
+  }
+
+  /** A passage's index term per word, made on first use and kept (bounded, like the joined texts). */
+  #termsOf(index: number): string[] {
+    let terms = this.#passageTerms.get(index);
+    if (!terms) {
+      terms = passageTerms(this.#join(index).text, this.analyzer);
+      if (this.#passageTerms.size >= 5_000) this.#passageTerms.clear();
+      this.#passageTerms.set(index, terms);
+    }
+    return terms;
+  }
+
+  #chaptersOf(episode: number): Array<{ start: number; title: string }> {
+    let chapters = this.#chapters.get(episode);
+    if (!chapters) {
+      chapters = (this.#episodes.get(episode)?.chapters ?? [])
+        .map((c) => ({ start: parseDuration(c.start) ?? 0, title: c.title }))
+        .sort((a, b) => a.start - b.start);
+      this.#chapters.set(episode, chapters);
+    }
+    return chapters;
   }
 
   /**
@@ -132,6 +202,7 @@ export class SearchEngine {
       return e;
     };
     const maxPassages = weights.passageWeights.length;
+    const maxCandidates = Math.max(maxPassages, options.candidates ?? 0);
     for (const r of results) {
       if (r.ref.startsWith('e')) {
         const id = Number(r.ref.slice(1));
@@ -146,7 +217,7 @@ export class SearchEngine {
       if (!passage || !this.#episodes.has(passage.episode)) continue;
       const e = entry(passage.episode);
       // Lunr returns results best first, so the first passages seen are the episode's best.
-      if (e.passages.length < maxPassages) e.passages.push({ index, score: r.score, terms: Object.keys(r.matchData.metadata) });
+      if (e.passages.length < maxCandidates) e.passages.push({ index, score: r.score, terms: Object.keys(r.matchData.metadata) });
     }
 
     for (const c of clauses) {
@@ -159,6 +230,8 @@ export class SearchEngine {
 
     const hits: EpisodeHit[] = [];
     for (const [id, e] of acc) {
+      if (options.rescore && e.passages.length) e.passages = options.rescore(id, e.passages);
+      e.passages = e.passages.slice(0, maxPassages);
       let score = weights.episodeWeight * e.doc;
       e.passages.forEach((p, i) => (score += weights.passageWeights[i]! * p.score));
       if (!(score > 0)) continue;
@@ -180,6 +253,10 @@ export class SearchEngine {
         q.term(prefix, { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false });
         return;
       }
+    }
+    if (c.stemmed) {
+      q.term(c.term, { usePipeline: false, boost: c.boost ?? 1 });
+      return;
     }
     const fuzzyTerm = fuzzy && fuzzyable(c.term);
     q.term(c.term, fuzzyTerm ? { editDistance: 1 } : {});
@@ -228,8 +305,16 @@ export class SearchEngine {
       result.start = start;
       result.timestamp = timestamp(start);
       result.url = withTime(ep.url, start);
-    } else if (ep.desc) {
-      result.snippet = makeSnippet(ep.desc, new Set(hit.docTerms), this.analyzer).text;
+    } else {
+      if (ep.desc) result.snippet = makeSnippet(ep.desc, new Set(hit.docTerms), this.analyzer).text;
+      // No passage (no transcript, or only the episode's fields matched): the best-matching chapter is the moment.
+      const u = hit.understood ?? { concepts: hit.docTerms, terms: hit.docTerms.map((term, concept) => ({ term, boost: 1, concept, own: true })) };
+      const anchor = chapterAnchor(u, this.#chaptersOf(ep.id), this.analyzer);
+      if (anchor) {
+        result.start = Math.floor(anchor.start);
+        result.timestamp = timestamp(anchor.start);
+        result.url = withTime(ep.url, anchor.start);
+      }
     }
     return dropUndefined(result);
   }
@@ -308,7 +393,10 @@ async function createEngine(data: DataStore): Promise<SearchEngine> {
   // The language's pipeline functions must be registered before Lunr can deserialize an index that uses them.
   const language = await loadLanguage(passages.language);
   const index = await data.load('/search/lunr-index.json', async (res) => lunr.Index.load(await res.json()));
-  return new SearchEngine(index, passages, service, new Analyzer(language));
+  // Related terms for /ask (optional: a build without it, or of another language, asks with the words as typed).
+  const semantic = await data.json<SemanticData>('/search/semantic.json').catch(() => undefined);
+  const usable = semantic?.version === 1 && semantic.language === passages.language ? semantic : undefined;
+  return new SearchEngine(index, passages, service, new Analyzer(language), usable);
 }
 
 /**

@@ -21,6 +21,9 @@ export interface Clause {
   prefix: boolean;
   /** The last word of the query: matched as typed and, with a lower weight, as a prefix. */
   autoPrefix: boolean;
+  /** /ask's understood question: `term` is already an index term (no search pipeline), weighted by `boost`. */
+  stemmed?: boolean;
+  boost?: number;
 }
 
 export interface ParsedQuery {

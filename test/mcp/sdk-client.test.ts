@@ -190,6 +190,13 @@ describe('tools/call', () => {
     expect(textOf(result)).toContain(top.url);
   });
 
+  it('search_episodes: a question is ranked as /ask ranks it', async () => {
+    const question = 'how do bees decide where to live?';
+    const result = await call('search_episodes', { query: question, limit: 3 });
+    const ask = await (await fetch(`${server.url}/ask?q=${encodeURIComponent(question)}&limit=3`)).json();
+    expect(result.structuredContent!.results).toEqual(ask.results);
+  });
+
   it('search_episodes: nothing found is a normal, empty result', async () => {
     const result = await call('search_episodes', { query: 'zzzqqqxxy' });
     expect(result.isError).toBeFalsy();

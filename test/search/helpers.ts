@@ -11,6 +11,7 @@ import { buildSearchArtifacts, type SearchBuildOptions } from '../../src/build/s
 import { buildServiceData } from '../../src/build/service-data.ts';
 import { buildPassages } from '../../src/build/search/passages.ts';
 import { buildLunrIndex, FIELD_BOOSTS } from '../../src/build/search/lunr-index.ts';
+import { semanticArtifact } from '../../src/build/search/semantic.ts';
 import { parseDuration } from '../../contract/duration.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -44,6 +45,7 @@ export async function contentFiles(content: LoadedContent, options: SearchBuildO
     '/search/lunr-index.json': JSON.stringify(index),
     '/search/passages.json': JSON.stringify(passages),
     '/service.json': JSON.stringify(buildServiceData(content)),
+    '/search/semantic.json': JSON.stringify(await semanticArtifact(content)),
   };
 }
 

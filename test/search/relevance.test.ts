@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { getEngine, RANKING, type RankingWeights, type SearchEngine } from '../../functions/search/engine.ts';
 import { distStore, engineFor, measure, sampleContent, chapterSpan, type Measurement, type RelevanceQuery } from './helpers.ts';
 import type { SearchBuildOptions } from '../../src/build/search/artifacts.ts';
+import { semanticArtifact } from '../../src/build/search/semantic.ts';
 
 const QueriesSchema = z.array(
   z.strictObject({
@@ -110,6 +111,11 @@ describe('the design choices, against the alternatives', () => {
       Object.assign(RANKING, saved);
     }
   }
+
+  // /search/semantic.json (WordNet, about 10 s) is built once per content; build it here, not in the timed test.
+  beforeAll(async () => {
+    await semanticArtifact(content);
+  });
 
   it('is at least as good as every alternative measured', async () => {
     const rows: Array<[string, Measurement]> = [];

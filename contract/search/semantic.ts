@@ -1,0 +1,27 @@
+/**
+ * /search/semantic.json: related terms for question words, built by src/build/search/semantic.ts and read by
+ * functions/search/ask-understanding.ts. `related` maps a stem (what the analyzer makes of a word a listener may
+ * type) to a space-separated list "term weight term weight ...": index terms of this show, best first, with a
+ * weight in hundredths (a question's own words weigh 100).
+ */
+export interface SemanticData {
+  version: 1;
+  /** The analyzer language the stems were made with (must match /search/passages.json). */
+  language: string;
+  related: Record<string, string>;
+}
+
+export interface RelatedTerm {
+  term: string;
+  weight: number;
+}
+
+/** The related terms of a stem, best first; [] when the artifact has none. */
+export function relatedTerms(data: SemanticData | undefined, stem: string): RelatedTerm[] {
+  const line = data && Object.hasOwn(data.related, stem) ? data.related[stem]! : '';
+  if (!line) return [];
+  const parts = line.split(' ');
+  const out: RelatedTerm[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) out.push({ term: parts[i]!, weight: Number(parts[i + 1]) / 100 });
+  return out;
+}

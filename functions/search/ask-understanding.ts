@@ -1,0 +1,225 @@
+/**
+ * Question understanding for /ask (and MCP search_episodes), Web-safe and independent of how the index is cut
+ * up. Three steps around the engine's ranking, each reading only what the build made:
+ *
+ *   1. understandQuestion: the question's content words (question words, filler and stop words dropped), each
+ *      stemmed like the index, then expanded with the weighted related terms of /search/semantic.json (WordNet
+ *      synonyms, derived forms, broader and narrower words, and the show's co-occurrence statistics), so that
+ *      "snooze" also looks for "nap" and "tart" for "sour". The words as typed keep weight 1; a related term
+ *      weighs less (EXPANSION.scale × its weight), and a word the show itself uses lends less than one it does not.
+ *   2. rescorePassages: the candidate passages of an episode re-ranked by how many of the question's ideas they
+ *      hold, how close together (proximity), with the neighbouring passages and the chapter title as weaker
+ *      evidence.
+ *   3. chapterAnchor: for an episode without a transcript (or a hit on the episode's own fields), the chapter
+ *      whose title best matches the question becomes the moment, so the hit still deep-links.
+ *
+ * Every weight below was tuned on the tuning half of test/search/paraphrase-queries.json and checked on the
+ * held-out half and on test/search/relevance-queries.json.
+ */
+import type { Analyzer } from '../../contract/search/analyzer.ts';
+import { relatedTerms, type SemanticData } from '../../contract/search/semantic.ts';
+import { contentWords } from './query.ts';
+
+export const EXPANSION = {
+  /** Scale of a related term's weight (from the artifact) relative to the question's own words. */
+  scale: 0.9,
+  /** A question word that the show itself uses lends its related terms only this share of their weight. */
+  knownWordScale: 0.25,
+  /** Related terms kept per question word. */
+  perWord: 6,
+};
+/** Words that make an everyday question a question, on top of the search filler (English shows). */
+const ASK_FILLER_EN = new Set(
+  ('actually really exactly way ways kind sort stuff happen happens happened happening anybody everybody ' +
+    'somebody someone thing things regular ordinary lot lots much many make made makes good best idea')
+    .split(' '),
+);
+
+export interface WeightedTerm {
+  /** An index term (already stemmed: look it up without the search pipeline). */
+  term: string;
+  boost: number;
+  /** Which question word (index into concepts) it stands for. */
+  concept: number;
+  /** True for the question's own word. */
+  own: boolean;
+}
+
+export interface UnderstoodQuestion {
+  /** The question's content words, stemmed, in order. */
+  concepts: string[];
+  /** Every term to look up: the question's own words first, then related terms; one entry per index term. */
+  terms: WeightedTerm[];
+}
+
+export interface Vocabulary {
+  /** Whether the index has the term (a stem). */
+  has(term: string): boolean;
+}
+
+export function understandQuestion(
+  question: string,
+  analyzer: Analyzer,
+  semantic: SemanticData | undefined,
+  vocabulary: Vocabulary,
+): UnderstoodQuestion {
+  const words = contentWords(question, analyzer).clauses
+    .map((c) => c.term)
+    .filter((t) => analyzer.language !== 'en' || !ASK_FILLER_EN.has(t));
+  const concepts: string[] = [];
+  for (const w of words) {
+    const stem = analyzer.stem(w);
+    if (stem && !concepts.includes(stem)) concepts.push(stem);
+  }
+  const byTerm = new Map<string, WeightedTerm>();
+  concepts.forEach((stem, concept) => byTerm.set(stem, { term: stem, boost: 1, concept, own: true }));
+  concepts.forEach((stem, concept) => {
+    const scale = EXPANSION.scale * (vocabulary.has(stem) ? EXPANSION.knownWordScale : 1);
+    for (const r of relatedTerms(semantic, stem).slice(0, EXPANSION.perWord)) {
+      const boost = r.weight * scale;
+      const prev = byTerm.get(r.term);
+      if (!prev || (!prev.own && prev.boost < boost)) byTerm.set(r.term, { term: r.term, boost, concept, own: false });
+    }
+  });
+  return { concepts, terms: [...byTerm.values()] };
+}
+
+export interface Candidate {
+  /** Passage index (into /search/passages.json). */
+  index: number;
+  score: number;
+  terms: string[];
+}
+
+export interface PassageContext {
+  /** The passage's text. */
+  text(index: number): string;
+  /** Seconds the passage starts at. */
+  start(index: number): number;
+  /** Chapter titles of the episode with their start seconds, ascending. */
+  chapters: Array<{ start: number; title: string }>;
+  /** The passage's index term per word ('' for stop words), if the caller keeps them (passageTerms otherwise). */
+  terms?(index: number): string[];
+}
+
+/** A text's index term per word ('' for stop words and punctuation), positions kept for proximity. */
+export function passageTerms(text: string, analyzer: Analyzer): string[] {
+  return analyzer.words(text).map((span) => analyzer.term(span.text) ?? '');
+}
+
+/** How much coverage of the question's ideas, proximity, neighbours and the chapter title add to a passage. */
+export const RESCORE = { coverage: 0.6, proximity: 0.5, window: 12, neighbour: 0.25, chapter: 1, asked: 0.5 };
+
+/**
+ * Candidates of one episode re-ranked, best first. The Lunr score stays the base (it knows term rarity and
+ * passage length); the evidence here multiplies it.
+ */
+export function rescorePassages(
+  u: UnderstoodQuestion,
+  candidates: Candidate[],
+  ctx: PassageContext,
+  analyzer: Analyzer,
+): Candidate[] {
+  if (u.concepts.length === 0 || candidates.length === 0) return candidates;
+  const weightOf = new Map(u.terms.map((t) => [t.term, t]));
+  const byIndex = new Map(candidates.map((c) => [c.index, c]));
+  const rescored = candidates.map((c) => {
+    const positions: Array<[number, number, number]> = []; // [token position, concept, weight]
+    const tokens = ctx.terms?.(c.index) ?? passageTerms(ctx.text(c.index), analyzer);
+    tokens.forEach((term, i) => {
+      const t = term ? weightOf.get(term) : undefined;
+      if (t) positions.push([i, t.concept, t.boost]);
+    });
+    const best = new Map<number, number>();
+    for (const [, concept, weight] of positions) best.set(concept, Math.max(best.get(concept) ?? 0, weight));
+    const coverage = [...best.values()].reduce((a, b) => a + b, 0) / u.concepts.length;
+    const proximity = u.concepts.length > 1 ? closeness(positions, RESCORE.window) : 0;
+    const neighbours = (byIndex.get(c.index - 1)?.score ?? 0) + (byIndex.get(c.index + 1)?.score ?? 0);
+    const chapter = chapterMatch(u, chapterAt(ctx.chapters, ctx.start(c.index))?.title ?? '', analyzer);
+    // A question asked in the passage (the host's "So how do they ...?") names the topic in plain words.
+    const asked = Math.max(0, ...questionsIn(ctx.text(c.index)).map((q) => chapterMatch(u, q, analyzer)));
+    const score = c.score * (1 + RESCORE.coverage * coverage + RESCORE.proximity * proximity + RESCORE.chapter * chapter + RESCORE.asked * asked)
+      + RESCORE.neighbour * neighbours;
+    return { ...c, score };
+  });
+  return rescored.sort((a, b) => b.score - a.score || a.index - b.index);
+}
+
+/**
+ * Proximity in [0, 1]: the largest share of the question's ideas (weighted) that occur within `window` words of
+ * each other, counted only when at least two different ideas are that close.
+ */
+function closeness(positions: Array<[number, number, number]>, window: number): number {
+  let bestCount = 0;
+  let concepts = new Set<number>();
+  for (let i = 0; i < positions.length; i++) {
+    const seen = new Map<number, number>();
+    for (let j = i; j < positions.length && positions[j]![0] - positions[i]![0] <= window; j++) {
+      const [, concept, weight] = positions[j]!;
+      seen.set(concept, Math.max(seen.get(concept) ?? 0, weight));
+    }
+    if (seen.size < 2) continue;
+    const total = [...seen.values()].reduce((a, b) => a + b, 0);
+    if (total > bestCount) {
+      bestCount = total;
+      concepts = new Set(seen.keys());
+    }
+  }
+  const all = new Set(positions.map((p) => p[1])).size;
+  return concepts.size >= 2 ? bestCount / Math.max(all, 2) : 0;
+}
+
+/** The sentences of a text that end with a question mark. */
+function questionsIn(text: string): string[] {
+  // Split at sentence ends, then keep the questions (a linear scan: /[^.!?]*\?/g backtracks quadratically).
+  return text.split(/(?<=[.!?…])\s+/).filter((sentence) => sentence.trimEnd().endsWith('?'));
+}
+
+/** The chapter a moment falls in. */
+function chapterAt(chapters: Array<{ start: number; title: string }>, seconds: number) {
+  let found: { start: number; title: string } | undefined;
+  for (const c of chapters) if (c.start <= seconds + 1) found = c;
+  return found;
+}
+
+/** Weighted share of the question's ideas a chapter title holds, in [0, 1]. */
+export function chapterMatch(u: UnderstoodQuestion, title: string, analyzer: Analyzer): number {
+  if (!title || u.concepts.length === 0) return 0;
+  const weightOf = new Map(u.terms.map((t) => [t.term, t]));
+  const best = new Map<number, number>();
+  for (const span of analyzer.words(title)) {
+    const term = analyzer.term(span.text);
+    const t = term ? weightOf.get(term) : undefined;
+    if (t) best.set(t.concept, Math.max(best.get(t.concept) ?? 0, t.boost));
+  }
+  return [...best.values()].reduce((a, b) => a + b, 0) / u.concepts.length;
+}
+
+/**
+ * The chapter that anchors a hit without a transcript passage: the best-matching title (ties: the earlier
+ * chapter), or undefined when no title shares anything with the question.
+ */
+export function chapterAnchor(
+  u: UnderstoodQuestion,
+  chapters: Array<{ start: number; title: string }>,
+  analyzer: Analyzer,
+): { start: number; title: string } | undefined {
+  let best: { start: number; title: string } | undefined;
+  let bestScore = 0;
+  for (const c of chapters) {
+    const s = chapterMatch(u, c.title, analyzer);
+    if (s > bestScore) {
+      best = c;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+const QUESTION_START_EN = /^(how|what|whats|what's|which|who|whom|whose|when|where|why|is|are|was|were|do|does|did|can|could|should|would|will|may|might|has|have|had)\b/i;
+
+/** Whether a query reads as a question (MCP search_episodes then ranks it as /ask does). */
+export function isQuestion(query: string): boolean {
+  const text = query.trim();
+  return text.endsWith('?') || QUESTION_START_EN.test(text);
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { buildSemantic } from './semantic.ts';
+import { relatedTerms } from '../../../contract/search/semantic.ts';
+import type { Passage } from '../../../contract/schemas/search-passages.ts';
+
+const passage = (episode: number, start: number, text: string): Passage => ({ episode, start, end: start + 30, cues: [[start, text]] });
+
+/** A tiny show: naps and sour bread, plus filler passages so that no term is in most passages. */
+const passages: Passage[] = [
+  passage(1, 0, 'A short nap after lunch keeps you alert.'),
+  passage(1, 30, 'The sour taste comes from lactic acid in the starter.'),
+  passage(1, 60, 'Harbour cranes lift containers onto ships.'),
+  passage(1, 90, 'The choir rehearses on Thursday evenings.'),
+  passage(1, 120, 'Glaciers carve valleys over thousands of years.'),
+  passage(1, 150, 'Pianos need tuning twice a year.'),
+  passage(1, 180, 'Lighthouses guide ships along rocky coasts.'),
+  passage(1, 210, 'Marathon runners train through the winter.'),
+];
+
+describe('buildSemantic (WordNet + co-occurrence, build time)', () => {
+  it('maps a word the show never uses to the show terms that mean something close', async () => {
+    const data = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+    expect(relatedTerms(data, 'snooz').map((r) => r.term)).toContain('nap');
+    expect(relatedTerms(data, 'tart').map((r) => r.term)).toContain('sour');
+  });
+
+  it('suggests only terms that occur in the show, each weighing less than a word as typed', async () => {
+    const data = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+    const vocabulary = new Set(passages.flatMap((p) => p.cues[0]![1].toLowerCase().match(/[a-z]+/g)!));
+    for (const line of Object.values(data.related).slice(0, 2000)) {
+      for (const [i, part] of line.split(' ').entries()) {
+        if (i % 2 === 1) {
+          expect(Number(part)).toBeGreaterThan(0);
+          expect(Number(part)).toBeLessThan(100);
+        }
+      }
+    }
+    const suggested = new Set(Object.values(data.related).flatMap((l) => l.split(' ').filter((_, i) => i % 2 === 0)));
+    for (const term of suggested) expect([...vocabulary].some((w) => w.startsWith(term.slice(0, 3))), term).toBe(true);
+  });
+
+  it('for another language, uses only the show’s co-occurrence statistics (no WordNet)', async () => {
+    const de = [
+      ...Array.from({ length: 4 }, (_, i) => passage(1, i * 30, 'Die Bienen tanzen, die Bienen tanzen im Stock.')),
+      ...Array.from({ length: 30 }, (_, i) => passage(1, 200 + i * 30, `Füllwort${i} Nummer${i}.`)),
+    ];
+    const data = await buildSemantic({ language: 'de', passages: de, episodeTexts: [] });
+    expect(data.language).toBe('de');
+    const keys = Object.keys(data.related);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.length).toBeLessThan(10);
+  });
+});

