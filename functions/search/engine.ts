@@ -46,10 +46,12 @@ const MAX_FUZZY_LENGTH = 24;
 const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.length <= MAX_FUZZY_LENGTH;
 
 /**
- * Bounds on what a process keeps (bench/: a shard is ~48 KB of JSON, ~0.2 MB once loaded; an episode's passages
- * ~70 KB an hour). A query needs a few shards and the passages of the page it shows.
+ * Bounds on what a process keeps, so that it fits a 128 MB function isolate whatever the size of the show (bench/:
+ * a shard is ~45 KB of JSON, ~0.15 MB once loaded; an episode's passages ~70 KB of JSON an hour, ~0.2 MB loaded;
+ * an answer ~5 KB). A query needs a few shards and the passages of the page it shows. A host with more memory may
+ * raise them before the first query.
  */
-export const CACHE_LIMITS = { shards: 192, passages: 96, answers: 2_000 };
+export const CACHE_LIMITS = { shards: 160, passages: 64, answers: 2_000 };
 
 export interface EpisodeHit {
   id: number;

@@ -112,6 +112,13 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
 
   const loaded = new Map<string, { asset: StaticAsset; bytes: number }>();
   let held = 0;
+  const evict = () => {
+    for (const [oldest, value] of loaded) {
+      if (held <= maxBytes) break;
+      loaded.delete(oldest);
+      held -= value.bytes;
+    }
+  };
   const load = (path: string, e: Entry): StaticAsset => {
     const body = readFileSync(e.full);
     const type = contentTypeFor(path);
@@ -129,30 +136,42 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
       identity: variant(body, `"${tag}"`),
       seekable: /^(audio|video)\//.test(type),
     };
-    let bytes = body.byteLength;
+    const record = { asset, bytes: body.byteLength };
     if (isCompressible(type) && body.byteLength >= MIN_COMPRESS_BYTES) {
+      // The .br/.gz variants are read (or, for a build that did not write them, made) when a client first asks
+      // for that encoding: the search engine's own reads (DataStore) and most clients need only one of the three.
+      const lazy = (encoding: 'br' | 'gzip', file: string | undefined, make: () => Buffer) => {
+        let value: StaticVariant | null | undefined;
+        Object.defineProperty(asset, encoding, {
+          enumerable: true,
+          get() {
+            if (value === undefined) {
+              let bytes: Buffer;
+              try {
+                bytes = file ? readFileSync(file) : make();
+              } catch {
+                bytes = make();
+              }
+              value = bytes.byteLength < body.byteLength ? variant(bytes, `"${tag}-${encoding === 'br' ? 'br' : 'gz'}"`, encoding) : null;
+              if (value) {
+                record.bytes += bytes.byteLength;
+                if (loaded.get(path) === record) held += bytes.byteLength;
+              }
+            }
+            return value ?? undefined;
+          },
+        });
+      };
       // Prefer what the build wrote (maximum compression); compress here only what it did not (another build).
-      const br = e.br ? readFileSync(e.br) : brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } });
-      const gz = e.gz ? readFileSync(e.gz) : gzipSync(body, { level: 9 });
-      if (br.byteLength < body.byteLength) {
-        asset.br = variant(br, `"${tag}-br"`, 'br');
-        bytes += br.byteLength;
-      }
-      if (gz.byteLength < body.byteLength) {
-        asset.gzip = variant(gz, `"${tag}-gz"`, 'gzip');
-        bytes += gz.byteLength;
-      }
+      lazy('br', e.br, () => brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }));
+      lazy('gzip', e.gz, () => gzipSync(body, { level: 9 }));
     }
     if (type.startsWith('text/html')) asset.csp = contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')));
     // A file larger than a quarter of the budget is answered but not kept.
-    if (bytes <= maxBytes / 4) {
-      loaded.set(path, { asset, bytes });
-      held += bytes;
-      for (const [oldest, value] of loaded) {
-        if (held <= maxBytes) break;
-        loaded.delete(oldest);
-        held -= value.bytes;
-      }
+    if (record.bytes <= maxBytes / 4) {
+      loaded.set(path, record);
+      held += record.bytes;
+      evict();
     }
     return asset;
   };
@@ -162,6 +181,8 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
     if (hit) {
       loaded.delete(path);
       loaded.set(path, hit);
+      // Variants read since the last lookup may have pushed the total over the bound.
+      if (held > maxBytes) evict();
       return hit.asset;
     }
     const e = entries.get(path);
