@@ -12,6 +12,7 @@ import { z } from 'zod';
  *                                 one field `text`) holding the terms from shards.first[n] up to shards.first[n+1]
  *                                 (exclusive), in code-unit order. Each posting's metadata `p` lists the episode's
  *                                 best passages for that term: [passage, score, passage, score, ...], best first.
+ *                                 The scores are there, not in the field vectors (empty: Lunr's own score is 0).
  *   /search/passages/<id>.json    an episode's transcript passages, which `p` numbers from 0.
  *
  * All scores are BM25 (k1 1.2, b 0.75) with statistics of the whole show (one document per passage plus one per

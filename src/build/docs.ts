@@ -95,7 +95,8 @@ up so that a show of thousands of hours stays cheap to search on a phone:
   fields title, description, guests, topics, chapters), and in \`layout\` where the rest is;
 - \`/search/shards/{n}.json\`: the transcript index, cut by term: shard n is a Lunr 2 index (refs are episode ids,
   field \`text\`) of the terms from \`layout.shards.first[n]\` up to the next shard's first term. Each posting's
-  metadata \`p\` lists the episode's best passages for the term: \`[passage, score, passage, score, …]\`;
+  metadata \`p\` lists the episode's best passages for the term: \`[passage, score, passage, score, …]\` (the
+  scores are there: Lunr's own \`score\` is 0 in a shard);
 - \`/search/passages/{id}.json\`: an episode's transcript passages (\`start\`, \`end\`, \`cues\`), numbered from 0 as
   \`p\` refers to them; [/search/passages.json](${u.passages}) lists the episodes that have them.
 

@@ -36,15 +36,13 @@ export const PASSAGES_PER_TERM = 3;
  * Raw JSON size a shard is cut at. Smaller shards mean less loaded per query word (and less memory per cached
  * shard) but more files; measured in bench/ at N = 100 and 1,000.
  */
-export const SHARD_BYTES = 48 * 1024;
+export const SHARD_BYTES = 64 * 1024;
 
 export const SHARD_PATH = '/search/shards/{n}.json';
 export const PASSAGES_PATH = '/search/passages/{id}.json';
 
 const K1 = 1.2;
 const B = 0.75;
-/** Weights of an episode's 1st, 2nd and 3rd best passage in the text field's vector (Lunr's own score). */
-const TEXT_VECTOR_WEIGHTS = [1, 0.5, 0.25];
 
 export interface SerializedIndex {
   version: string;
@@ -213,7 +211,7 @@ export async function buildShardedIndex(
   });
 
   // Pass 2: the transcript postings, episode by episode: each term's best passages in the episode.
-  // postings[term] = flat [episode, aggregate, n, (passage, score) × n, ...]
+  // postings[term] = flat [episode, n, (passage, score) × n, ...]
   const postings: number[][] = [];
   for (const [episode, list] of passageTerms) {
     const best = new Map<number, number[]>();
@@ -227,11 +225,7 @@ export async function buildShardedIndex(
         insertTop(top, passage, score, perTerm);
       }
     });
-    for (const [id, top] of best) {
-      let aggregate = 0;
-      for (let i = 0; i < top.length / 2 && i < TEXT_VECTOR_WEIGHTS.length; i++) aggregate += TEXT_VECTOR_WEIGHTS[i]! * top[2 * i + 1]!;
-      (postings[id] ??= []).push(episode, round3(aggregate), top.length / 2, ...top);
-    }
+    for (const [id, top] of best) (postings[id] ??= []).push(episode, top.length / 2, ...top);
   }
 
   // Pass 3: cut the sorted vocabulary into shards of about shardBytes of JSON.
@@ -240,13 +234,15 @@ export async function buildShardedIndex(
   textTerms.sort((a, b) => compare(terms[a]!, terms[b]!));
   const shards: SerializedIndex[] = [];
   const first: string[] = [];
-  let current: { inverted: SerializedIndex['invertedIndex']; vectors: Map<number, number[]>; bytes: number } | undefined;
+  let current: { inverted: SerializedIndex['invertedIndex']; episodes: Set<number>; bytes: number } | undefined;
   const close = () => {
     if (!current) return;
     shards.push({
       version: lunr.version,
       fields: ['text'],
-      fieldVectors: [...current.vectors].sort((a, b) => a[0] - b[0]).map(([episode, v]) => [`text/${episode}`, v]),
+      // Lunr needs a vector for every document it matches, but the scores are in the postings' metadata (`p`),
+      // which the engine reads: empty vectors keep the shard a valid Lunr index at a quarter less JSON.
+      fieldVectors: [...current.episodes].sort((a, b) => a - b).map((episode) => [`text/${episode}`, []]),
       invertedIndex: current.inverted,
       pipeline: pipelineLabels,
     });
@@ -257,25 +253,23 @@ export async function buildShardedIndex(
     // Estimated JSON size of the term's entry and its vector entries.
     let bytes = terms[id]!.length + 32;
     for (let i = 0; i < list.length; ) {
-      const n = list[i + 2]!;
-      bytes += 24 + n * 10;
-      i += 3 + 2 * n;
+      const n = list[i + 1]!;
+      bytes += 14 + n * 10;
+      i += 2 + 2 * n;
     }
     if (current && current.bytes + bytes > shardBytes) close();
     if (!current) {
-      current = { inverted: [], vectors: new Map(), bytes: 0 };
+      current = { inverted: [], episodes: new Set(), bytes: 0 };
       first.push(shards.length === 0 ? '' : terms[id]!);
     }
     const index = current.inverted.length;
     const refs: Record<string, { p: number[] }> = {};
     for (let i = 0; i < list.length; ) {
       const episode = list[i]!;
-      const n = list[i + 2]!;
-      refs[episode] = { p: list.slice(i + 3, i + 3 + 2 * n) };
-      let v = current.vectors.get(episode);
-      if (!v) current.vectors.set(episode, (v = []));
-      v.push(index, list[i + 1]!);
-      i += 3 + 2 * n;
+      const n = list[i + 1]!;
+      refs[episode] = { p: list.slice(i + 2, i + 2 + 2 * n) };
+      if (!current.episodes.has(episode)) current.episodes.add(episode), (current.bytes += 16);
+      i += 2 + 2 * n;
     }
     current.inverted.push([terms[id]!, { _index: index, text: refs }]);
     current.bytes += bytes;
