@@ -19,7 +19,7 @@ import lunr from 'lunr';
 import MiniSearch, { type Options } from 'minisearch';
 import { buildLunrIndex, FIELD_BOOSTS, indexedDocuments, type IndexedEpisode, type SearchField } from '../src/build/search/lunr-index.ts';
 import { loadLanguage } from '../contract/search/language.ts';
-import type { EpisodePassages, Passage, SearchPassages } from '../contract/schemas/search-passages.ts';
+import { decodePassages, type EpisodePassages, type Passage, type SearchPassages } from '../contract/schemas/search-passages.ts';
 import { summarizeRuns } from './lib/stats.ts';
 import { processMemory } from './lib/proc.ts';
 import type { QuerySet } from './queries.ts';
@@ -57,7 +57,7 @@ function documents(clientDir: string): { episodes: IndexedEpisode[]; language: s
   const episodes = JSON.parse(readFileSync(join(clientDir, 'episodes.json'), 'utf8')) as IndexedEpisode[];
   const where = JSON.parse(readFileSync(join(clientDir, 'search/passages.json'), 'utf8')) as SearchPassages;
   const passages = where.passages.episodes.flatMap(
-    (id) => (JSON.parse(readFileSync(join(clientDir, where.passages.path.replace('{id}', String(id)).slice(1)), 'utf8')) as EpisodePassages).passages,
+    (id) => decodePassages(JSON.parse(readFileSync(join(clientDir, where.passages.path.replace('{id}', String(id)).slice(1)), 'utf8')) as EpisodePassages),
   );
   const docs: Doc[] = indexedDocuments(episodes, passages);
   return { episodes, language: where.language, passages, docs };

@@ -42,6 +42,8 @@ const { values } = parseArgs({
     'build-heap': { type: 'string' },
     profile: { type: 'string', default: '' },
     keep: { type: 'boolean', default: false },
+    /** Skip the Lunr-vs-MiniSearch reference (the single passage-level index in both engines). */
+    'no-engines': { type: 'boolean', default: false },
     /** Skip the one-episode rebuild (a second full build). */
     'no-rebuild': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
@@ -493,6 +495,7 @@ async function benchOne(n: number): Promise<BenchResult> {
       }),
     );
 
+    if (!values['no-engines']) {
     const miniFile = join(work, 'minisearch-index.json');
     const lunrFile = join(work, 'lunr-passage-index.json');
     const engineBuild = await stage(result, 'engines: build', () =>
@@ -516,6 +519,7 @@ async function benchOne(n: number): Promise<BenchResult> {
         )
       : undefined;
     result.engines = { build: engineBuild, lunr: lunrQuery, minisearch: miniQuery };
+    }
 
     result.profiles = {};
     for (const kind of ['cold', 'search'] as const) {

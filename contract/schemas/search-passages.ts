@@ -27,13 +27,53 @@ export const PassageSchema = z.object({
 });
 export type Passage = z.infer<typeof PassageSchema>;
 
-/** /search/passages/<id>.json */
+/**
+ * /search/passages/<id>.json: an episode's cues and how they form passages, in a form that parses fast (one string
+ * rather than an array per cue: the engine loads one of these per result shown).
+ */
 export const EpisodePassagesSchema = z.object({
   version: z.literal(2),
   episode: z.int().positive(),
-  passages: z.array(PassageSchema),
+  /** Every cue's text, in order, separated by "\n" (a cue's own line breaks are spaces here). */
+  text: z.string(),
+  /** Every cue's start, seconds. */
+  starts: z.array(z.number().nonnegative()),
+  /** Passage n is the cues from first[n] up to first[n + 1] (the last one: to the end). */
+  first: z.array(z.int().nonnegative()),
+  /** Where each passage ends, seconds (past its last cue). */
+  ends: z.array(z.number().nonnegative()),
 });
 export type EpisodePassages = z.infer<typeof EpisodePassagesSchema>;
+
+/** The passages of an episode as a reader wants them (what /search/passages/<id>.json encodes). */
+export function decodePassages(file: EpisodePassages): Passage[] {
+  const cues = file.text.split('\n');
+  return file.first.map((from, n) => {
+    const to = file.first[n + 1] ?? cues.length;
+    return {
+      start: file.starts[from]!,
+      end: file.ends[n]!,
+      cues: cues.slice(from, to).map((text, k) => [file.starts[from + k]!, text] as [number, string]),
+    };
+  });
+}
+
+/** The inverse of decodePassages. */
+export function encodePassages(episode: number, passages: Passage[]): EpisodePassages {
+  const texts: string[] = [];
+  const starts: number[] = [];
+  const first: number[] = [];
+  const ends: number[] = [];
+  for (const p of passages) {
+    first.push(starts.length);
+    ends.push(p.end);
+    for (const [start, text] of p.cues) {
+      starts.push(start);
+      texts.push(text.replace(/[\r\n]+/g, ' '));
+    }
+  }
+  return { version: 2, episode, text: texts.join('\n'), starts, first, ends };
+}
 
 export const SearchLayoutSchema = z.object({
   version: z.literal(2),

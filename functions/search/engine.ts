@@ -56,11 +56,11 @@ const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.leng
 
 /**
  * Bounds on what a process keeps, so that it fits a 128 MB function isolate whatever the size of the show (bench/:
- * a shard is ~45 KB of JSON, ~0.15 MB once loaded; an episode's passages ~70 KB of JSON an hour, ~0.2 MB loaded;
+ * a shard is ~45 KB of JSON, ~0.15 MB once loaded; an episode's passages ~70 KB of JSON an hour, ~0.1 MB loaded;
  * an answer ~5 KB). A query needs a few shards and the passages of the page it shows. A host with more memory may
  * raise them before the first query.
  */
-export const CACHE_LIMITS = { shards: 160, passages: 64, answers: 2_000 };
+export const CACHE_LIMITS = { shards: 160, passages: 128, answers: 2_000 };
 
 export interface EpisodeHit {
   id: number;
@@ -130,7 +130,8 @@ interface LoadedShard {
 }
 
 interface LoadedPassages extends EpisodePassages {
-  joined: Map<number, { text: string; offsets: number[] }>;
+  /** Offset of each cue in `text`. */
+  offsets: number[];
 }
 
 /** Loads a build document by URL path without keeping it (the engine caches what it loads, with bounds). */
@@ -375,8 +376,12 @@ export class SearchEngine {
     if (!pending) {
       pending = this.#read(this.layout.passages.path.replace('{id}', String(id)), async (res) => {
         const body = (await res.json()) as EpisodePassages;
-        if (body?.version !== 2 || !Array.isArray(body.passages)) throw new Error(`passages of episode ${id}: not a version 2 file; rebuild the site`);
-        return { ...body, joined: new Map() };
+        if (body?.version !== 2 || typeof body.text !== 'string' || !Array.isArray(body.first)) {
+          throw new Error(`passages of episode ${id}: not a version 2 file; rebuild the site`);
+        }
+        const offsets = [0];
+        for (let at = body.text.indexOf('\n'); at >= 0; at = body.text.indexOf('\n', at + 1)) offsets.push(at + 1);
+        return { ...body, offsets };
       });
       pending.catch(() => this.#passages.delete(id));
       this.#passages.set(id, pending);
@@ -399,12 +404,11 @@ export class SearchEngine {
       transcript: ep.transcript,
     };
     const file = hit.passage ? await this.#episodePassages(hit.id) : undefined;
-    const passage = hit.passage && file?.passages[hit.passage.index];
-    if (hit.passage && file && passage) {
+    if (hit.passage && file && hit.passage.index < file.first.length) {
       const joined = join(file, hit.passage.index);
       const snippet = makeSnippet(joined.text, new Set(hit.passage.terms), this.analyzer);
-      const cue = cueAt(joined.offsets, snippet.offset);
-      const start = Math.floor(passage.cues[cue]![0]);
+      const cue = joined.firstCue + cueAt(joined.offsets, snippet.offset);
+      const start = Math.floor(file.starts[cue]!);
       result.snippet = snippet.text;
       result.start = start;
       result.timestamp = timestamp(start);
@@ -421,21 +425,18 @@ function vocabularyOf(index: lunr.Index): Record<string, unknown> {
   return (index as unknown as { invertedIndex: Record<string, unknown> }).invertedIndex;
 }
 
-/** A passage's cues joined into one text, with each cue's offset in it (made on first use, kept with the file). */
-function join(file: LoadedPassages, index: number): { text: string; offsets: number[] } {
-  let joined = file.joined.get(index);
-  if (!joined) {
-    const offsets: number[] = [];
-    let text = '';
-    for (const [, cueText] of file.passages[index]!.cues) {
-      if (text) text += ' ';
-      offsets.push(text.length);
-      text += cueText;
-    }
-    joined = { text, offsets };
-    file.joined.set(index, joined);
-  }
-  return joined;
+/**
+ * A passage's cues joined into one text (with spaces, as the index read them), its first cue, and each cue's
+ * offset in the text: a slice of the episode's text, whose cue separators are line breaks.
+ */
+function join(file: LoadedPassages, index: number): { text: string; offsets: number[]; firstCue: number } {
+  const firstCue = file.first[index]!;
+  const endCue = file.first[index + 1] ?? file.offsets.length;
+  const from = file.offsets[firstCue]!;
+  const to = endCue < file.offsets.length ? file.offsets[endCue]! - 1 : file.text.length;
+  const offsets: number[] = [];
+  for (let c = firstCue; c < endCue; c++) offsets.push(file.offsets[c]! - from);
+  return { text: file.text.slice(from, to).replaceAll('\n', ' '), offsets, firstCue };
 }
 
 /** The cue that holds a character offset of the joined passage text. */

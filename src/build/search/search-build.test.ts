@@ -4,6 +4,7 @@ import { buildPassages, PASSAGE_WINDOW } from './passages.ts';
 import { buildLunrIndex } from './lunr-index.ts';
 import { buildSearchIndexJson } from './artifacts.ts';
 import { buildShardedIndex } from './sharded-index.ts';
+import { decodePassages } from '../../../contract/schemas/search-passages.ts';
 import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { Cue } from '../../content/srt.ts';
 import type { LoadedEpisode } from '../../content/load.ts';
@@ -133,7 +134,9 @@ describe('buildShardedIndex', () => {
       expect(index).toBeTruthy();
     });
     expect([...built.passages.keys()]).toEqual([1, 2]);
-    expect(built.passages.get(1)!.passages.length).toBe(passages.filter((p) => p.episode === 1).length);
+    const own = passages.filter((p) => p.episode === 1);
+    expect(built.passages.get(1)!.first.length).toBe(own.length);
+    expect(decodePassages(built.passages.get(1)!)).toEqual(own.map(({ start, end, cues }) => ({ start, end, cues })));
   });
 
   it("lists each term's best passages in the episode with their scores, best first", async () => {

@@ -22,7 +22,7 @@
  */
 import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
-import type { EpisodePassages, SearchLayout } from '../../../contract/schemas/search-passages.ts';
+import { encodePassages, type EpisodePassages, type SearchLayout } from '../../../contract/schemas/search-passages.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
 
@@ -283,7 +283,7 @@ export async function buildShardedIndex(
 
   const published = new Map<number, EpisodePassages>();
   for (const [episode, list] of byEpisode) {
-    published.set(episode, { version: 2, episode, passages: list.map(({ start, end, cues }) => ({ start, end, cues })) });
+    published.set(episode, encodePassages(episode, list));
   }
 
   const layout: SearchLayout = {
