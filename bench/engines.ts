@@ -5,7 +5,7 @@
  * and Porter stemmer, given to MiniSearch as its processTerm), so the figures compare engines, not analysers.
  * Each mode runs in a fresh process and prints one JSON line.
  *
- *   node --expose-gc bench/engines.ts build --dist <ASTRO_OUT_DIR> --out <minisearch-index.json>
+ *   node --expose-gc bench/engines.ts build --dist <ASTRO_OUT_DIR> --out <minisearch-index.json> [--lunr <lunr-index.json>]
  *   node --expose-gc bench/engines.ts query --engine lunr|minisearch --index <file> --queries <queries.json> [--runs 5]
  *
  * Raw engine queries on both sides (Lunr's index.query, MiniSearch's search; the same analysed words, OR-ed, no
@@ -19,7 +19,7 @@ import lunr from 'lunr';
 import MiniSearch, { type Options } from 'minisearch';
 import { buildLunrIndex, FIELD_BOOSTS, indexedDocuments, type IndexedEpisode, type SearchField } from '../src/build/search/lunr-index.ts';
 import { loadLanguage } from '../contract/search/language.ts';
-import type { SearchPassages } from '../contract/schemas/search-passages.ts';
+import { decodePassages, type EpisodePassages, type Passage, type SearchPassages } from '../contract/schemas/search-passages.ts';
 import { summarizeRuns } from './lib/stats.ts';
 import { processMemory } from './lib/proc.ts';
 import type { QuerySet } from './queries.ts';
@@ -48,12 +48,19 @@ interface Doc extends Partial<Record<SearchField, string>> {
   ref: string;
 }
 
-/** The documents the Lunr builder indexes, rebuilt from what the build published. */
-function documents(clientDir: string): { episodes: IndexedEpisode[]; passages: SearchPassages; docs: Doc[] } {
+/**
+ * The documents the single passage-level index held (one per passage plus one per episode), rebuilt from what the
+ * build published: the reference both engines index here (the service itself now publishes the sharded layout,
+ * src/build/search/sharded-index.ts, measured by bench/inproc.ts).
+ */
+function documents(clientDir: string): { episodes: IndexedEpisode[]; language: string; passages: Passage[]; docs: Doc[] } {
   const episodes = JSON.parse(readFileSync(join(clientDir, 'episodes.json'), 'utf8')) as IndexedEpisode[];
-  const passages = JSON.parse(readFileSync(join(clientDir, 'search/passages.json'), 'utf8')) as SearchPassages;
-  const docs: Doc[] = indexedDocuments(episodes, passages.passages);
-  return { episodes, passages, docs };
+  const where = JSON.parse(readFileSync(join(clientDir, 'search/passages.json'), 'utf8')) as SearchPassages;
+  const passages = where.passages.episodes.flatMap(
+    (id) => decodePassages(JSON.parse(readFileSync(join(clientDir, where.passages.path.replace('{id}', String(id)).slice(1)), 'utf8')) as EpisodePassages),
+  );
+  const docs: Doc[] = indexedDocuments(episodes, passages);
+  return { episodes, language: where.language, passages, docs };
 }
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -62,10 +69,10 @@ const heap = () => {
   return process.memoryUsage().heapUsed;
 };
 
-async function build(dist: string, out: string, withLunr: boolean) {
+async function build(dist: string, out: string, lunrOut: string | undefined) {
   const clientDir = join(dist, 'client');
-  const { episodes, passages, docs } = documents(clientDir);
-  const result: Record<string, unknown> = { documents: docs.length, passages: passages.passages.length };
+  const { episodes, language, passages, docs } = documents(clientDir);
+  const result: Record<string, unknown> = { documents: docs.length, passages: passages.length };
 
   const h0 = heap();
   let t = performance.now();
@@ -86,18 +93,19 @@ async function build(dist: string, out: string, withLunr: boolean) {
     heapBytes: heap() - h0,
   };
 
-  if (withLunr) {
+  if (lunrOut) {
     const h1 = heap();
     t = performance.now();
     const index = await buildLunrIndex(
       episodes.map((e) => ({ ...e })),
-      passages.passages,
-      passages.language,
+      passages,
+      language,
     );
     const lunrIndexMs = performance.now() - t;
     t = performance.now();
     const lunrJson = JSON.stringify(index);
     const lunrSerializeMs = performance.now() - t;
+    writeFileSync(lunrOut, lunrJson);
     result.lunr = {
       buildMs: lunrIndexMs + lunrSerializeMs,
       indexMs: lunrIndexMs,
@@ -174,7 +182,7 @@ if (import.meta.main) {
     options: {
       dist: { type: 'string' },
       out: { type: 'string' },
-      lunr: { type: 'boolean', default: false },
+      lunr: { type: 'string' },
       engine: { type: 'string' },
       index: { type: 'string' },
       queries: { type: 'string' },
@@ -183,7 +191,7 @@ if (import.meta.main) {
   });
   const mode = positionals[0];
   if (mode === 'build') {
-    console.log(JSON.stringify(await build(values.dist!, values.out!, values.lunr!)));
+    console.log(JSON.stringify(await build(values.dist!, values.out!, values.lunr)));
   } else if (mode === 'query') {
     const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as QuerySet;
     console.log(JSON.stringify(await query(values.engine as 'lunr' | 'minisearch', values.index!, queries, Number(values.runs))));

@@ -4,11 +4,18 @@
  * over the fixed query set, exactly as the handlers call them. Prints one JSON line.
  *
  *   node --expose-gc bench/inproc.ts --dist <ASTRO_OUT_DIR> --queries <queries.json> [--runs 5]
+ *
+ * Since the index is loaded on demand (shards, passages) and answers are cached, it reports apart:
+ *   - first time asked: each query's first run in the process (its shards and passages loaded then);
+ *   - search / ask: later runs computed anew (`fresh`: no answer cache; shards and passages in their bounded caches);
+ *   - cached: answers from the answer cache (repeated queries);
+ *   - offline: the bytes (gzip) an offline client downloads before its first answer, per query, with nothing loaded.
  */
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { DataStore } from '../functions/data.ts';
 import { askEpisodes, searchEpisodes } from '../functions/search/service.ts';
 import { getEngine } from '../functions/search/engine.ts';
@@ -25,29 +32,37 @@ const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as QuerySet;
 const runs = Number(values.runs);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
+function store(onRead?: (path: string, bytes: Buffer) => void): DataStore {
+  return new DataStore(async (path) => {
+    try {
+      const bytes = await readFile(join(clientDir, path));
+      onRead?.(path, bytes);
+      return new Response(bytes, { headers: { 'Content-Type': contentTypeFor(path) } });
+    } catch {
+      return new Response(null, { status: 404 });
+    }
+  });
+}
+
 gc();
 const heapBefore = process.memoryUsage().heapUsed;
-const data = new DataStore(async (path) => {
-  try {
-    return new Response(await readFile(join(clientDir, path)), { headers: { 'Content-Type': contentTypeFor(path) } });
-  } catch {
-    return new Response(null, { status: 404 });
-  }
-});
+const data = store();
 
 const t0 = performance.now();
 const first = await searchEpisodes(data, { query: queries.probe, limit: 10, offset: 0 });
 const firstAnswerMs = performance.now() - t0;
 const processToFirstAnswerMs = performance.now();
 gc();
-const heapAfter = process.memoryUsage().heapUsed;
+const heapAfterFirst = process.memoryUsage().heapUsed;
 
-async function measure(list: string[], call: (q: string) => Promise<{ total?: number; results: unknown[] }>) {
+type Call = (q: string) => Promise<{ total?: number; results: unknown[] }>;
+
+async function measure(list: string[], call: Call, warm: Call = call) {
   const all: number[][] = [];
   let totalResults = 0;
   let empty = 0;
-  // One warm-up pass (JIT, lazily built snippet caches), not counted.
-  for (const q of list) await call(q);
+  // One warm-up pass (JIT, shards and passages loaded, answers cached), not counted here.
+  for (const q of list) await warm(q);
   for (let r = 0; r < runs; r++) {
     const times: number[] = [];
     for (const q of list) {
@@ -64,24 +79,77 @@ async function measure(list: string[], call: (q: string) => Promise<{ total?: nu
   return { ...summarizeRuns(all), avgMatches: totalResults / list.length, emptyShare: empty / list.length };
 }
 
-const search = await measure(queries.search, (query) => searchEpisodes(data, { query, limit: 10, offset: 0 }));
-const ask = await measure(queries.ask, (query) => askEpisodes(data, { query, limit: 10 }));
+/** Each query's first run in this process: whatever it needs is loaded then. */
+async function firstTime(list: string[], call: Call) {
+  const times: number[] = [];
+  for (const q of list) {
+    const s = performance.now();
+    await call(q);
+    times.push(performance.now() - s);
+  }
+  return summarizeRuns([times]);
+}
+
+const fresh = { fresh: true };
+const searchFirstTime = await firstTime(queries.search, (query) => searchEpisodes(data, { query, limit: 10, offset: 0 }, fresh));
+const askFirstTime = await firstTime(queries.ask, (query) => askEpisodes(data, { query, limit: 10 }, fresh));
+const search = await measure(queries.search, (query) => searchEpisodes(data, { query, limit: 10, offset: 0 }, fresh));
+const ask = await measure(queries.ask, (query) => askEpisodes(data, { query, limit: 10 }, fresh));
+const searchCached = await measure(queries.search, (query) => searchEpisodes(data, { query, limit: 10, offset: 0 }));
 // Diagnostics, to split the search figure: ranking alone, and searches without the implicit last-word prefix.
 const engine = await getEngine(data);
-const { avgMatches: _a, emptyShare: _e, ...searchRankOnly } = await measure(queries.search, async (query) => ({ results: engine.search(query).hits }));
-const searchNoAutoPrefix = await measure(queries.search.map((q) => `${q} `), (query) => searchEpisodes(data, { query, limit: 10, offset: 0 }));
+const { avgMatches: _a, emptyShare: _e, ...searchRankOnly } = await measure(queries.search, async (query) => ({ results: (await engine.search(query)).hits }));
+const searchNoAutoPrefix = await measure(queries.search.map((q) => `${q} `), (query) => searchEpisodes(data, { query, limit: 10, offset: 0 }, fresh));
 gc();
+const heapAfterAll = process.memoryUsage().heapUsed;
+const loaded = engine.loaded;
+
+// Offline: a client with nothing loaded asks one query; what it downloads (gzip, as a CDN sends it) before the
+// answer. The first 40 queries of the set, each from scratch.
+const offline: Array<{ files: number; gzipBytes: number; rawBytes: number }> = [];
+for (const query of queries.search.slice(0, 40)) {
+  let files = 0;
+  let gzipBytes = 0;
+  let rawBytes = 0;
+  const fresh = store((path, bytes) => {
+    files++;
+    rawBytes += bytes.byteLength;
+    let gz: number;
+    try {
+      gz = readFileSync(join(clientDir, `${path}.gz`)).byteLength;
+    } catch {
+      gz = gzipSync(bytes, { level: 6 }).byteLength;
+    }
+    gzipBytes += Math.min(gz, bytes.byteLength);
+  });
+  await searchEpisodes(fresh, { query, limit: 10, offset: 0 });
+  offline.push({ files, gzipBytes, rawBytes });
+}
+const sortedGzip = offline.map((o) => o.gzipBytes).sort((a, b) => a - b);
+
 console.log(
   JSON.stringify({
     firstAnswerMs,
     processToFirstAnswerMs,
     probeTotal: first.total,
-    engineHeapBytes: heapAfter - heapBefore,
-    heapUsedBytes: process.memoryUsage().heapUsed,
+    engineHeapBytes: heapAfterFirst - heapBefore,
+    heapUsedBytes: heapAfterAll,
+    heapAfterQueriesBytes: heapAfterAll - heapBefore,
+    loaded,
     memory: processMemory(process.pid),
     search,
     ask,
+    searchFirstTime,
+    askFirstTime,
+    searchCached,
     searchRankOnly,
     searchNoAutoPrefix,
+    offline: {
+      queries: offline.length,
+      medianGzipBytes: sortedGzip[Math.floor(sortedGzip.length / 2)],
+      maxGzipBytes: sortedGzip.at(-1),
+      medianFiles: offline.map((o) => o.files).sort((a, b) => a - b)[Math.floor(offline.length / 2)],
+      maxRawBytes: Math.max(...offline.map((o) => o.rawBytes)),
+    },
   }),
 );

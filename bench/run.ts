@@ -10,7 +10,7 @@
  *
  * Loopback only; every server it starts is stopped when it ends, on failure too (bench/lib/proc.ts).
  */
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,6 +43,10 @@ const { values } = parseArgs({
     'build-heap': { type: 'string' },
     profile: { type: 'string', default: '' },
     keep: { type: 'boolean', default: false },
+    /** Skip the Lunr-vs-MiniSearch reference (the single passage-level index in both engines). */
+    'no-engines': { type: 'boolean', default: false },
+    /** Skip the one-episode rebuild (a second full build). */
+    'no-rebuild': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -254,7 +258,11 @@ async function httpSuite(server: Server, work: string, clientDir: string, querie
     const bare1 = await measure(bareJson, { name: jsonName, paths: ['/small.json'] });
     const status = await measure(server, { name: '/status', paths: ['/status'] });
     const search = await measure(server, { name: '/api/search', paths: searchPaths });
+    // Answers are cached by query (functions/search/service.ts); Cache-Control: no-cache has each computed anew.
+    const fresh = { 'cache-control': 'no-cache' };
+    const searchFresh = await measure(server, { name: '/api/search, no-cache (computed anew)', paths: searchPaths, headers: fresh });
     const ask = await measure(server, { name: 'GET /ask', paths: askPaths });
+    const askFresh = await measure(server, { name: 'GET /ask, no-cache (computed anew)', paths: askPaths, headers: fresh });
     const mcp = await measure(server, {
       name: 'POST /mcp tools/call search_episodes',
       method: 'POST',
@@ -287,7 +295,7 @@ async function httpSuite(server: Server, work: string, clientDir: string, querie
             baseline: baselineName,
           };
     rows.push(row(bare1, jsonBase, 'mean of both runs'));
-    for (const r of [status, search, ask, mcp]) rows.push(row(r, jsonBase, jsonName));
+    for (const r of [status, search, searchFresh, ask, askFresh, mcp]) rows.push(row(r, jsonBase, jsonName));
     rows.push(row(bare2, jsonBase, 'mean of both runs'));
     rows.push(row(bareD1, docBase, 'mean of both runs'));
     rows.push(row(doc, docBase, docName));
@@ -425,6 +433,36 @@ async function benchOne(n: number): Promise<BenchResult> {
     const home = result.sitePages.pages[0];
     if (home) log(`  home page ${home.bytes} B raw, ${home.gzipBytes} B gzip; ${result.sitePages.listPages} list pages`);
 
+    // Adding one episode and rebuilding: a copy of the corpus with episode N + 1 (the last one's text under a new
+    // id), built into another folder with the same Astro cache.
+    if (!values['no-rebuild']) {
+      const rebuilt = await stage(result, 'rebuild (+1 episode)', async () => {
+        const corpus2 = join(work, 'corpus-plus-one');
+        cpSync(corpusDir, corpus2, { recursive: true });
+        const episodesDir = join(corpus2, 'episodes');
+        const last = readdirSync(episodesDir).sort().at(-1)!;
+        const stem = last.replace(/\.md$/, '');
+        const next = `${String(n + 1).padStart(4, '0')}-episode`;
+        const md = readFileSync(join(episodesDir, last), 'utf8')
+          .replace(/^id: \d+$/m, `id: ${n + 1}`)
+          .replaceAll(stem, next)
+          .replace(/^title: "?(.*?)"?$/m, 'title: "One more episode: $1"');
+        writeFileSync(join(episodesDir, `${next}.md`), md);
+        for (const dir of ['transcripts', 'audio']) {
+          for (const f of readdirSync(join(corpus2, dir)).filter((f) => f.startsWith(stem))) {
+            cpSync(join(corpus2, dir, f), join(corpus2, dir, f.replace(stem, next)));
+          }
+        }
+        const env = { ...buildEnv(corpus2, join(work, 'dist-plus-one')), ASTRO_CACHE_DIR: `${distDir}-cache` };
+        return astroBuild(env, Math.max(600_000, n * 1_500));
+      });
+      if (rebuilt) {
+        result.rebuild = { ms: rebuilt.ms, cpuMs: rebuilt.cpuMs, phases: rebuilt.phases };
+        log(`  rebuild with one more episode ${(rebuilt.ms / 1000).toFixed(1)} s`);
+        rmSync(join(work, 'dist-plus-one'), { recursive: true, force: true });
+      }
+    }
+
     // Cold starts: process start → first /api/search answered. The last server stays up for the HTTP runs.
     const coldStarts: ColdStart[] = [];
     await stage(result, 'cold start', async () => {
@@ -461,19 +499,21 @@ async function benchOne(n: number): Promise<BenchResult> {
       }),
     );
 
+    if (!values['no-engines']) {
     const miniFile = join(work, 'minisearch-index.json');
+    const lunrFile = join(work, 'lunr-passage-index.json');
     const engineBuild = await stage(result, 'engines: build', () =>
-      runJson<NonNullable<NonNullable<BenchResult['engines']>['build']>>(join(BENCH, 'engines.ts'), ['build', '--dist', distDir, '--out', miniFile, '--lunr'], {
+      runJson<NonNullable<NonNullable<BenchResult['engines']>['build']>>(join(BENCH, 'engines.ts'), ['build', '--dist', distDir, '--out', miniFile, '--lunr', lunrFile], {
         nodeArgs: ['--expose-gc', '--max-old-space-size=16384'],
         timeoutMs: Math.max(600_000, n * 2000),
       }),
     );
-    const lunrQuery = await stage(result, 'engines: lunr', () =>
-      runJson<EngineQuery>(join(BENCH, 'engines.ts'), ['query', '--engine', 'lunr', '--index', join(clientDir, 'search/lunr-index.json'), '--queries', queriesFile, '--runs', String(runs)], {
+    const lunrQuery = engineBuild ? await stage(result, 'engines: lunr', () =>
+      runJson<EngineQuery>(join(BENCH, 'engines.ts'), ['query', '--engine', 'lunr', '--index', lunrFile, '--queries', queriesFile, '--runs', String(runs)], {
         nodeArgs: ['--expose-gc'],
         timeoutMs: Math.max(300_000, n * 1000),
       }),
-    );
+    ) : undefined;
     const miniQuery = engineBuild
       ? await stage(result, 'engines: minisearch', () =>
           runJson<EngineQuery>(join(BENCH, 'engines.ts'), ['query', '--engine', 'minisearch', '--index', miniFile, '--queries', queriesFile, '--runs', String(runs)], {
@@ -483,6 +523,7 @@ async function benchOne(n: number): Promise<BenchResult> {
         )
       : undefined;
     result.engines = { build: engineBuild, lunr: lunrQuery, minisearch: miniQuery };
+    }
 
     result.profiles = {};
     for (const kind of ['cold', 'search'] as const) {

@@ -30,6 +30,16 @@ export class DataStore {
     return pending;
   }
 
+  /**
+   * Loads and transforms a build document without keeping it: for documents loaded on demand whose number grows
+   * with the show (search index shards, passages), which the caller caches with a bound of its own.
+   */
+  async read<T>(path: string, transform: (body: Response) => Promise<T> | T): Promise<T> {
+    const res = await this.#fetchAsset(path);
+    if (!res.ok) throw new Error(`build document ${path} is missing (HTTP ${res.status}); run npm run build`);
+    return transform(res);
+  }
+
   json<T = unknown>(path: string): Promise<T> {
     return this.load(path, (res) => res.json() as Promise<T>);
   }

@@ -36,6 +36,14 @@ export interface InProcess {
    * trailing space (so the last word is not also expanded as a prefix). */
   searchRankOnly?: LatencySummary;
   searchNoAutoPrefix?: LatencySummary & { avgMatches: number; emptyShare: number };
+  /** Since issue 13: each query's first run (shards and passages loaded on demand), answers from the cache, the
+   * heap once every query ran (bounded caches), and what an offline client downloads before its first answer. */
+  searchFirstTime?: LatencySummary;
+  askFirstTime?: LatencySummary;
+  searchCached?: LatencySummary & { avgMatches: number; emptyShare: number };
+  heapAfterQueriesBytes?: number;
+  loaded?: { shards: number; passages: number; answers: number };
+  offline?: { queries: number; medianGzipBytes: number; maxGzipBytes: number; medianFiles: number; maxRawBytes: number };
 }
 
 export interface EngineBuild {
@@ -91,6 +99,8 @@ export interface BenchResult {
   serverMemory?: { afterLoad?: { hwm: number; rss: number }; afterFirstAnswer?: { hwm: number; rss: number } };
   http: { options: LoadOptions; rows?: HttpRow[] };
   inProcess?: InProcess;
+  /** The build again with one more episode (same Astro cache). */
+  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }> };
   engines?: {
     build?: { documents?: number; passages?: number; minisearch?: EngineBuild; lunr?: EngineBuild };
     lunr?: EngineQuery;

@@ -30,13 +30,15 @@ usually treat as syntax are read as word breaks, except for these operators:
 
 - Words match by their stem, ignoring case and common words: \`starters\` finds "starter", \`the\` finds nothing.
 - The last word also matches as a prefix while you type: \`cryp\` finds "cryptography" (from ${MIN_AUTO_PREFIX}
-  characters; a trailing space ends the word).
+  characters; a trailing space ends the word). A last word that is a word of the index as it is (\`bread\`) is
+  searched as typed, and a prefix so short that it starts a large share of the vocabulary waits for the next letter.
 - When nothing matches and a word appears in no episode, the query is retried allowing one typo in each such word
   of 4 or more letters: \`cryptograhpy\` finds "cryptography".
 - A query made only of exclusions (\`-oven\`) has nothing to subtract from, so its words are searched as ordinary
   words.
 - \`:\`, \`~\`, \`^\` and other punctuation separate words: \`3:30\` searches for "3" and "30".
-- Only the first ${MAX_TERMS} distinct words are used, and at most ${MAX_PREFIXES} of them as \`prefix*\`.
+- Only the first ${MAX_TERMS} distinct words are used, and at most ${MAX_PREFIXES} of them as \`prefix*\`; a very
+  short \`prefix*\` on a large show matches the first few thousand words that start with it.
 
 ### How /ask differs from /api/search
 

@@ -16,10 +16,13 @@ const elapsed = (t0: number) => Math.max(0, Math.round(performance.now() - t0));
 
 const JSON_HEADERS = { 'Cache-Control': 'no-cache' };
 
-async function search(_request: Request, ctx: RequestContext): Promise<Response> {
+/** A client's Cache-Control: no-cache asks for an answer computed anew rather than a cached one. */
+const fresh = (request: Request) => /\bno-cache\b/i.test(request.headers.get('cache-control') ?? '');
+
+async function search(request: Request, ctx: RequestContext): Promise<Response> {
   const t0 = performance.now();
   const params = readSearchParams(ctx.url, await baseUrlOrRelative(ctx));
-  const { total, results } = await searchEpisodes(ctx.data, params);
+  const { total, results } = await searchEpisodes(ctx.data, params, { fresh: fresh(request) });
   const body: SearchResponse = {
     query: params.query,
     count: results.length,
@@ -44,9 +47,9 @@ function askMeta(engine: SearchEngine, query: string): AskResponse['_meta'] {
   };
 }
 
-async function askJson(params: AskParams, ctx: RequestContext, t0: number): Promise<Response> {
+async function askJson(request: Request, params: AskParams, ctx: RequestContext, t0: number): Promise<Response> {
   const engine = await getEngine(ctx.data);
-  const { results } = await askEpisodes(ctx.data, params);
+  const { results } = await askEpisodes(ctx.data, params, { fresh: fresh(request) });
   const body: AskResponse = {
     _meta: askMeta(engine, params.query),
     query: params.query,
@@ -65,19 +68,19 @@ async function askStream(params: AskParams, ctx: RequestContext, t0: number): Pr
   // Loaded before the status line, so a missing index is still a proper 500 envelope.
   const engine = await getEngine(ctx.data);
   let phase: 'start' | 'results' | 'done' = 'start';
-  let hits: ReturnType<SearchEngine['ask']>['hits'] | undefined;
+  let hits: Awaited<ReturnType<SearchEngine['ask']>>['hits'] | undefined;
   let sent = 0;
   const body = eventStream(
     {
-      next() {
+      async next() {
         if (phase === 'start') {
           phase = 'results';
           return { event: 'start', data: { _meta: askMeta(engine, params.query), query: params.query } };
         }
         if (phase === 'results') {
-          hits ??= engine.ask(params.query).hits.slice(0, params.limit);
+          hits ??= (await engine.ask(params.query)).hits.slice(0, params.limit);
           if (sent < hits.length) {
-            const result: SearchResult = engine.result(hits[sent]!);
+            const result: SearchResult = await engine.result(hits[sent]!);
             sent++;
             return { event: 'result', data: result };
           }
@@ -116,11 +119,11 @@ export const routes: Route[] = [
     path: '/ask',
     cors: true,
     methods: {
-      GET: async (_request, ctx) => askJson(readAskQuery(ctx.url, await baseUrlOrRelative(ctx)), ctx, performance.now()),
+      GET: async (request, ctx) => askJson(request, readAskQuery(ctx.url, await baseUrlOrRelative(ctx)), ctx, performance.now()),
       POST: async (request, ctx) => {
         const t0 = performance.now();
         const params = readAskBody(await readJson(request));
-        return wantsEventStream(request) ? askStream(params, ctx, t0) : askJson(params, ctx, t0);
+        return wantsEventStream(request) ? askStream(params, ctx, t0) : askJson(request, params, ctx, t0);
       },
     },
   },

@@ -25,7 +25,7 @@ export function formatEvent(name: string, data: unknown): string {
 
 export interface EventSource {
   /** The next event to send, or undefined when the stream is complete. Called only when the client reads. */
-  next(): { event: string; data: unknown } | undefined;
+  next(): { event: string; data: unknown } | undefined | Promise<{ event: string; data: unknown } | undefined>;
 }
 
 export interface StreamHooks {
@@ -61,7 +61,7 @@ export function eventStream(source: EventSource, signal: AbortSignal, hooks: Str
           { once: true },
         );
       },
-      pull(controller) {
+      async pull(controller) {
         if (finished) return;
         if (signal.aborted) {
           stop();
@@ -70,7 +70,7 @@ export function eventStream(source: EventSource, signal: AbortSignal, hooks: Str
         }
         let item: { event: string; data: unknown } | undefined;
         try {
-          item = source.next();
+          item = await source.next();
         } catch (err) {
           finished = true;
           const last = hooks.onError(err);
@@ -78,6 +78,8 @@ export function eventStream(source: EventSource, signal: AbortSignal, hooks: Str
           controller.close();
           return;
         }
+        // The client may have gone while the event was being made.
+        if (finished) return;
         if (!item) {
           finished = true;
           controller.close();

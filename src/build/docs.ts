@@ -40,8 +40,8 @@ rate-limit headers; errors use one envelope. Machine-readable descriptions: [Ope
 |---|---|---|
 | GET | [/episodes.json](${u.episodesJson}) | Every episode (contract Episode), sorted by id ascending |
 | GET | [/search-index.json](${u.searchIndexJson}) | Episode id → title, description and transcript text |
-| GET | [/search/lunr-index.json](${u.lunrIndex}) | Prebuilt Lunr 2 index for offline search (see below) |
-| GET | [/search/passages.json](${u.passages}) | The transcript passages the Lunr index refers to |
+| GET | [/search/lunr-index.json](${u.lunrIndex}) | Prebuilt Lunr 2 index for offline search: episode metadata and where the transcript shards are (see below) |
+| GET | [/search/passages.json](${u.passages}) | Where the transcript passages are: one file per episode (see below) |
 | GET | [/rss.xml](${u.rss}) | RSS 2.0 podcast feed with iTunes and Podcasting 2.0 tags |
 | GET | [/llms.txt](${u.llms}) | Plain-text briefing for assistant agents |
 | GET | /api/search?q=&limit=&offset= | Ranked search ([example](${u.search}?q=${encodeURIComponent(sampleEpisode?.topics?.[0] ?? 'episode')})) |
@@ -95,14 +95,30 @@ POST /ask with \`Accept: text/event-stream\` (or \`Prefer: streaming=true\`) ans
 
 ## Offline search with Lunr
 
-Apps can search without the API: fetch [/search/lunr-index.json](${u.lunrIndex}) and
-[/search/passages.json](${u.passages}) once, then
+Apps can search without the API, loading only what a query needs (as the service itself does). The index is cut
+up so that a show of thousands of hours stays cheap to search on a phone:
+
+- [/search/lunr-index.json](${u.lunrIndex}): a Lunr 2 index of the episodes' metadata (refs are episode ids;
+  fields title, description, guests, topics, chapters), and in \`layout\` where the rest is;
+- \`/search/shards/{n}.json\`: the transcript index, cut by term: shard n is a Lunr 2 index (refs are episode ids,
+  field \`text\`) of the terms from \`layout.shards.first[n]\` up to the next shard's first term. Each posting's
+  metadata \`p\` lists the episode's best passages for the term: \`[passage, score, passage, score, …]\` (the
+  scores are there: Lunr's own \`score\` is 0 in a shard);
+- \`/search/passages/{id}.json\`: an episode's transcript passages (\`start\`, \`end\`, \`cues\`), numbered from 0 as
+  \`p\` refers to them; [/search/passages.json](${u.passages}) lists the episodes that have them.
+
+Scores are BM25 with statistics of the whole show, so a word's scores from different shards add up.
 
 \`\`\`js
 import lunr from 'lunr';
-const index = lunr.Index.load(await (await fetch('${u.lunrIndex}')).json());
-const { passages } = await (await fetch('${u.passages}')).json();
-const hits = index.search('hydration'); // hit.ref identifies a passage or an episode
+const top = await (await fetch('${u.lunrIndex}')).json();
+const metadata = lunr.Index.load(top);            // titles, topics, guests, descriptions, chapters
+const term = lunr.stemmer(new lunr.Token('hydration')).toString();
+const { first, path } = top.layout.shards;
+const n = first.findLastIndex((f) => f <= term);
+const shard = lunr.Index.load(await (await fetch(path.replace('{n}', n))).json());
+const hits = shard.query((q) => q.term(term, { usePipeline: false })); // hit.ref is an episode id
+// hit.matchData.metadata[term].text.p → [passage, score, ...]; passages: layout.passages.path with {id}
 \`\`\`
 
 ${extras.mcpTools?.length ? `## MCP tools\n\n${extras.mcpTools.map((t) => `- \`${t.name}\`: ${t.description}`).join('\n')}\n` : ''}

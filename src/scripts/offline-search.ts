@@ -1,20 +1,19 @@
 /**
  * Search without the API (a static host, or the API unreachable): the same engine the server runs
- * (functions/search), over the same published files (/search/lunr-index.json, /search/passages.json,
- * /service.json), so results, snippets and timestamps match /api/search. Loaded only when needed: Lunr and the
- * index are fetched on the first offline search and kept for the page's lifetime.
+ * (functions/search), over the same published files, so results, snippets and timestamps match /api/search.
+ * Loaded only when needed, and it loads only what a query needs, as the server does: the top of the index
+ * (/search/lunr-index.json: the episodes' metadata and the layout) and /service.json once, then the transcript
+ * shards of the query's words and the passages of the results shown, each fetched once and kept (bounded).
  */
-import lunr from 'lunr';
-import { SearchEngine } from '../../functions/search/engine.ts';
-import { Analyzer } from '../../contract/search/analyzer.ts';
-import { loadLanguage } from '../../contract/search/language.ts';
+import { engineFrom, type SearchEngine } from '../../functions/search/engine.ts';
 import type { ServiceData } from '../../contract/schemas/service-data.ts';
-import type { SearchPassages } from '../../contract/schemas/search-passages.ts';
 import type { SearchResult } from '../../contract/schemas/search.ts';
 
 export interface OfflineSources {
+  /** /search/lunr-index.json; the shard and passage paths in its layout are resolved against it. */
   index: string;
-  passages: string;
+  /** /search/passages.json (not needed since layout version 2: the index's layout says where passages are). */
+  passages?: string;
   service: string;
 }
 
@@ -27,15 +26,14 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 async function load(sources: OfflineSources): Promise<SearchEngine> {
-  const [passages, service, serialized] = await Promise.all([
-    getJson<SearchPassages>(sources.passages),
-    getJson<ServiceData>(sources.service),
-    getJson<object>(sources.index),
-  ]);
-  // The language's pipeline functions must be registered before Lunr can deserialize the index.
-  const language = await loadLanguage(passages.language);
-  const index = lunr.Index.load(serialized);
-  return new SearchEngine(index, passages, service, new Analyzer(language));
+  const [top, service] = await Promise.all([getJson<{ layout?: unknown }>(sources.index), getJson<ServiceData>(sources.service)]);
+  const base = new URL(sources.index, globalThis.location?.href);
+  return engineFrom(top, service, async (path, transform) => {
+    const url = new URL(path, base).toString();
+    const res = await fetch(url, { headers: { Accept: 'application/json' } });
+    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+    return transform(res);
+  });
 }
 
 export async function searchOffline(
@@ -48,6 +46,7 @@ export async function searchOffline(
     engine.catch(() => (engine = undefined));
   }
   const e = await engine;
-  const { hits } = e.search(query);
-  return { total: hits.length, results: hits.slice(page.offset, page.offset + page.limit).map((hit) => e.result(hit)) };
+  const { hits } = await e.search(query);
+  const shown = hits.slice(page.offset, page.offset + page.limit);
+  return { total: hits.length, results: await Promise.all(shown.map((hit) => e.result(hit))) };
 }

@@ -25,52 +25,52 @@ describe('ranking rules (made-up episodes)', () => {
 
   const ids = (r: { hits: Array<{ id: number }> }) => r.hits.map((h) => h.id);
 
-  it('orders equal scores by id, ascending', () => {
-    const r = engine.search('kelp');
+  it('orders equal scores by id, ascending', async () => {
+    const r = (await engine.search('kelp'));
     expect(ids(r)).toEqual([10, 11, 12, 13, 14]);
     expect(new Set(r.hits.map((h) => h.score)).size).toBe(1);
   });
 
-  it('-word excludes episodes that contain the word anywhere, not just in the matching passage', () => {
+  it('-word excludes episodes that contain the word anywhere, not just in the matching passage', async () => {
     // Episode 1 says "oven" in its second passage, 2 in its second, 3 only in its description.
-    expect(ids(engine.search('bread -oven'))).toEqual([]);
-    expect(ids(engine.search('bread -skillet')).sort()).toEqual([1, 2]);
+    expect(ids((await engine.search('bread -oven')))).toEqual([]);
+    expect(ids((await engine.search('bread -skillet'))).sort()).toEqual([1, 2]);
   });
 
-  it('+word requires the word somewhere in the episode', () => {
-    expect(ids(engine.search('+skillet bread'))).toEqual([3]);
-    expect(ids(engine.search('bread +romans'))).toEqual([2]);
+  it('+word requires the word somewhere in the episode', async () => {
+    expect(ids((await engine.search('+skillet bread')))).toEqual([3]);
+    expect(ids((await engine.search('bread +romans')))).toEqual([2]);
   });
 
-  it('a bare -word is read as the word, not as "everything without it"', () => {
-    expect(ids(engine.search('-skillet'))).toEqual([3]);
+  it('a bare -word is read as the word, not as "everything without it"', async () => {
+    expect(ids((await engine.search('-skillet')))).toEqual([3]);
   });
 
-  it('finds by prefix, by the last word while typing, and with one typo when nothing else matches', () => {
-    expect(ids(engine.search('crypt*'))).toEqual([4]);
-    expect(ids(engine.search('cryp'))).toEqual([4]);
-    expect(engine.search('cryp ').hits).toEqual([]);
-    const typo = engine.search('cryptograhpy');
+  it('finds by prefix, by the last word while typing, and with one typo when nothing else matches', async () => {
+    expect(ids((await engine.search('crypt*')))).toEqual([4]);
+    expect(ids((await engine.search('cryp')))).toEqual([4]);
+    expect((await engine.search('cryp ')).hits).toEqual([]);
+    const typo = (await engine.search('cryptograhpy'));
     expect(typo.fuzzy).toBe(true);
     expect(ids(typo)).toEqual([4]);
   });
 
-  it('does not fall back to typo matching when the words exist and the operators rule everything out', () => {
-    const r = engine.search('bread -oven');
+  it('does not fall back to typo matching when the words exist and the operators rule everything out', async () => {
+    const r = (await engine.search('bread -oven'));
     expect(r.fuzzy).toBe(false);
     expect(r.hits).toEqual([]);
   });
 
-  it('gives each result the passage start, HH:MM:SS and a url at that moment', () => {
-    const r = engine.result(engine.search('oven hot').hits[0]!);
+  it('gives each result the passage start, HH:MM:SS and a url at that moment', async () => {
+    const r = (await engine.result((await engine.search('oven hot')).hits[0]!));
     expect(r).toMatchObject({ id: 1, start: 40, timestamp: '00:00:40', url: 'https://podcast.example/episodes/1/?t=40' });
     // The short best sentence gets the next one for context.
     expect(r.snippet).toBe('The «oven» must be «hot». Bread again, bread always.');
     expect(SearchResultSchema.parse(r)).toEqual(r);
   });
 
-  it('uses the description, without a timestamp, for an episode without a transcript', () => {
-    const r = engine.result(engine.search('sicilian').hits[0]!);
+  it('uses the description, without a timestamp, for an episode without a transcript', async () => {
+    const r = (await engine.result((await engine.search('sicilian')).hits[0]!));
     expect(r.id).toBe(5);
     expect(r.snippet).toBe('The «Sicilian» Defence, explained without a transcript.');
     expect(r.start).toBeUndefined();
@@ -79,28 +79,28 @@ describe('ranking rules (made-up episodes)', () => {
     expect(r.transcript).toBeNull();
   });
 
-  it('ranks a question by its content words', () => {
-    expect(ids(engine.ask('which episode talks about the moon and the tides?'))[0]).toBe(4);
-    expect(engine.ask('which episode is it?').hits).toEqual([]);
+  it('ranks a question by its content words', async () => {
+    expect(ids((await engine.ask('which episode talks about the moon and the tides?')))[0]).toBe(4);
+    expect((await engine.ask('which episode is it?')).hits).toEqual([]);
   });
 });
 
 describe('timestamps and urls', () => {
-  it('formats seconds as HH:MM:SS with hours always present', () => {
+  it('formats seconds as HH:MM:SS with hours always present', async () => {
     expect(timestamp(0)).toBe('00:00:00');
     expect(timestamp(59.9)).toBe('00:00:59');
     expect(timestamp(3725)).toBe('01:02:05');
     expect(timestamp(100 * 3600)).toBe('100:00:00');
   });
 
-  it('adds ?t=SECONDS and keeps other parameters', () => {
+  it('adds ?t=SECONDS and keeps other parameters', async () => {
     expect(withTime('https://x.example/episodes/a/', 83.9)).toBe('https://x.example/episodes/a/?t=83');
     expect(withTime('https://x.example/e?lang=en', 5)).toBe('https://x.example/e?lang=en&t=5');
   });
 });
 
 describe('language packs', () => {
-  it('maps language tags to lunr-languages packs, English when there is none', () => {
+  it('maps language tags to lunr-languages packs, English when there is none', async () => {
     expect(languageKey('en')).toBe('en');
     expect(languageKey('en-GB')).toBe('en');
     expect(languageKey('pt-BR')).toBe('pt');
@@ -121,10 +121,10 @@ describe('language packs', () => {
     );
     expect(engine.analyzer.language).toBe('de');
     // German stemming: "Brot" finds "Brote"; English stemming would not.
-    expect(engine.search('Brot').hits.map((h) => h.id)).toEqual([1]);
+    expect((await engine.search('Brot')).hits.map((h) => h.id)).toEqual([1]);
     // German stop words: "und" and "das" are not in the index.
-    expect(engine.search('und das').hits).toEqual([]);
-    expect(engine.result(engine.search('Kühlschrank').hits[0]!).snippet).toBe('Die Brote gehen über Nacht im «Kühlschrank».');
+    expect((await engine.search('und das')).hits).toEqual([]);
+    expect((await engine.result((await engine.search('Kühlschrank')).hits[0]!)).snippet).toBe('Die Brote gehen über Nacht im «Kühlschrank».');
   });
 });
 

@@ -7,10 +7,8 @@ import { join, resolve } from 'node:path';
 import { DataStore } from '../../functions/data.ts';
 import { getEngine, type SearchEngine } from '../../functions/search/engine.ts';
 import { loadContentOrThrow, type LoadedContent } from '../../src/content/load.ts';
-import { buildSearchArtifacts, type SearchBuildOptions } from '../../src/build/search/artifacts.ts';
+import { buildSearchArtifacts, searchFiles, type SearchBuildOptions } from '../../src/build/search/artifacts.ts';
 import { buildServiceData } from '../../src/build/service-data.ts';
-import { buildPassages } from '../../src/build/search/passages.ts';
-import { buildLunrIndex, FIELD_BOOSTS } from '../../src/build/search/lunr-index.ts';
 import { semanticArtifact } from '../../src/build/search/semantic.ts';
 import { parseDuration } from '../../contract/duration.ts';
 
@@ -40,10 +38,8 @@ export function sampleContent(): LoadedContent {
 
 /** The search documents of some content, built in-process (no Astro), serialized as the build publishes them. */
 export async function contentFiles(content: LoadedContent, options: SearchBuildOptions = {}): Promise<Record<string, string>> {
-  const { index, passages } = await buildSearchArtifacts(content, options);
   return {
-    '/search/lunr-index.json': JSON.stringify(index),
-    '/search/passages.json': JSON.stringify(passages),
+    ...searchFiles(await buildSearchArtifacts(content, options)),
     '/service.json': JSON.stringify(buildServiceData(content)),
     '/search/semantic.json': JSON.stringify(await semanticArtifact(content)),
   };
@@ -72,14 +68,14 @@ export interface Measurement {
 }
 
 /** MRR and recall@3 of the expected episode over a set of queries, each run in its own mode (or a forced one). */
-export function measure(engine: SearchEngine, queries: RelevanceQuery[], mode?: 'search' | 'ask'): Measurement {
+export async function measure(engine: SearchEngine, queries: RelevanceQuery[], mode?: 'search' | 'ask'): Promise<Measurement> {
   let rr = 0;
   let hits3 = 0;
   let moments = 0;
   let momentsRight = 0;
   const misses: Measurement['misses'] = [];
   for (const q of queries) {
-    const ranking = (mode ?? q.mode) === 'ask' ? engine.ask(q.query) : engine.search(q.query);
+    const ranking = (mode ?? q.mode) === 'ask' ? await engine.ask(q.query) : await engine.search(q.query);
     const ids = ranking.hits.map((h) => h.id);
     const at = ids.indexOf(q.expect);
     if (at >= 0) rr += 1 / (at + 1);
@@ -87,7 +83,7 @@ export function measure(engine: SearchEngine, queries: RelevanceQuery[], mode?: 
     if (at !== 0) misses.push({ query: q.query, expect: q.expect, rank: at < 0 ? null : at + 1, top: ids.slice(0, 3) });
     if (q.chapter && at === 0) {
       const span = chapterSpan(engine, q.expect, q.chapter);
-      const start = engine.result(ranking.hits[0]!).start;
+      const start = (await engine.result(ranking.hits[0]!)).start;
       moments++;
       // A sentence may begin a few seconds before the chapter mark that the editor placed.
       if (start !== undefined && start >= span[0] - 10 && start < span[1]) momentsRight++;
@@ -134,8 +130,7 @@ export async function syntheticEngine(episodes: SyntheticEpisode[], language = '
     chapters: [],
     cues: e.cues ? e.cues.map(([start, text], i, all) => ({ start, end: all[i + 1]?.[0] ?? start + 5, text })) : null,
   }));
-  const passages = buildPassages(loaded);
-  const index = await buildLunrIndex(loaded, passages, language);
+  const artifacts = await buildSearchArtifacts({ show: { language } as LoadedContent['show'], episodes: loaded as unknown as LoadedContent['episodes'] });
   const service = {
     version: '0.0.0-test',
     generated_at: new Date(0).toISOString(),
@@ -150,8 +145,7 @@ export async function syntheticEngine(episodes: SyntheticEpisode[], language = '
     })),
   };
   const files = {
-    '/search/lunr-index.json': JSON.stringify(index),
-    '/search/passages.json': JSON.stringify({ version: 1, language, boosts: FIELD_BOOSTS, passages }),
+    ...searchFiles(artifacts),
     '/service.json': JSON.stringify(service),
   };
   return getEngine(memoryStore(files));

@@ -30,14 +30,14 @@ export function inWindow(q: ParaphraseQuery, id: number, start: number | undefin
 }
 
 /** Runs each question through /ask's ranking (engine.ask + engine.result, as the handler does). */
-export function measureMoments(engine: SearchEngine, queries: ParaphraseQuery[], depth = 10): MomentMeasurement {
+export async function measureMoments(engine: SearchEngine, queries: ParaphraseQuery[], depth = 10): Promise<MomentMeasurement> {
   let epRr = 0;
   let hit1 = 0;
   let hit3 = 0;
   let mRr = 0;
   const misses: MomentMeasurement['misses'] = [];
   for (const q of queries) {
-    const results = engine.ask(q.question).hits.slice(0, depth).map((h) => engine.result(h));
+    const results = await Promise.all((await engine.ask(q.question)).hits.slice(0, depth).map((h) => engine.result(h)));
     const epAt = results.findIndex((r) => r.id === q.episode);
     if (epAt >= 0) epRr += 1 / (epAt + 1);
     const at = results.findIndex((r) => inWindow(q, r.id, r.start));

@@ -20,7 +20,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { getEngine, type SearchEngine } from '../../functions/search/engine.ts';
 import { contentFiles, distStore, memoryStore, sampleContent } from './helpers.ts';
-import { fmtMoments, measureMoments, type ParaphraseQuery } from './paraphrase-metrics.ts';
+import { fmtMoments, measureMoments, type MomentMeasurement, type ParaphraseQuery } from './paraphrase-metrics.ts';
 
 const Schema = z.array(
   z.strictObject({
@@ -63,12 +63,12 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
     }
   });
 
-  it('lands on the moment: thresholds on the whole everyday set and on the speakers-words group', () => {
-    const rows: Array<[string, ReturnType<typeof measureMoments>, ReturnType<typeof measureMoments>]> = [
-      ['everyday, tune', measureMoments(plain, tune), measureMoments(engine, tune)],
-      ['everyday, held out', measureMoments(plain, heldout), measureMoments(engine, heldout)],
-      ['everyday, all', measureMoments(plain, [...tune, ...heldout]), measureMoments(engine, [...tune, ...heldout])],
-      ["speakers' words", measureMoments(plain, speakers), measureMoments(engine, speakers)],
+  it('lands on the moment: thresholds on the whole everyday set and on the speakers-words group', async () => {
+    const rows: Array<[string, MomentMeasurement, MomentMeasurement]> = [
+      ['everyday, tune', await measureMoments(plain, tune), await measureMoments(engine, tune)],
+      ['everyday, held out', await measureMoments(plain, heldout), await measureMoments(engine, heldout)],
+      ['everyday, all', await measureMoments(plain, [...tune, ...heldout]), await measureMoments(engine, [...tune, ...heldout])],
+      ["speakers' words", await measureMoments(plain, speakers), await measureMoments(engine, speakers)],
     ];
     console.log(
       [
@@ -86,10 +86,10 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
     for (const [name, before, after] of rows) expect(after.momentMrr, name).toBeGreaterThanOrEqual(before.momentMrr);
   });
 
-  it('anchors an episode without a transcript on its best-matching chapter', () => {
-    const hit = engine.ask('what did the self taught AI teach the best players?').hits.find((h) => h.id === 13);
+  it('anchors an episode without a transcript on its best-matching chapter', async () => {
+    const hit = (await engine.ask('what did the self taught AI teach the best players?')).hits.find((h) => h.id === 13);
     expect(hit).toBeDefined();
-    const result = engine.result(hit!);
+    const result = await engine.result(hit!);
     expect(result.start).toBe(29 * 60 + 10);
     expect(result.url).toContain('t=1750');
   });

@@ -57,10 +57,10 @@ describe('relevance over the sample podcast', () => {
     expect(new Set(queries.map((q) => q.expect))).toEqual(ids);
   });
 
-  it('ranks the expected episode first: MRR, recall@3 and moment accuracy above the thresholds', () => {
-    const own = measure(engine, queries);
-    const asSearch = measure(engine, queries, 'search');
-    const asAsk = measure(engine, queries, 'ask');
+  it('ranks the expected episode first: MRR, recall@3 and moment accuracy above the thresholds', async () => {
+    const own = await measure(engine, queries);
+    const asSearch = await measure(engine, queries, 'search');
+    const asAsk = await measure(engine, queries, 'ask');
     console.log(
       [
         'relevance (published index)',
@@ -77,9 +77,9 @@ describe('relevance over the sample podcast', () => {
     expect(asAsk.mrr).toBeGreaterThanOrEqual(THRESHOLDS.askAllMrr);
   });
 
-  it('answers the two reference queries', () => {
-    expect(engine.ask('which episode talks about sourdough starters and hydration?').hits[0]?.id).toBe(1);
-    expect(engine.search('cryp').hits[0]?.id).toBe(2);
+  it('answers the two reference queries', async () => {
+    expect((await engine.ask('which episode talks about sourdough starters and hydration?')).hits[0]?.id).toBe(1);
+    expect((await engine.search('cryp')).hits[0]?.id).toBe(2);
   });
 });
 
@@ -102,11 +102,11 @@ describe('the design choices, against the alternatives', () => {
   };
 
   /** A measurement with some ranking weights in place of the chosen ones. */
-  function measureWith(e: SearchEngine, weights?: RankingWeights): Measurement {
+  async function measureWith(e: SearchEngine, weights?: RankingWeights): Promise<Measurement> {
     const saved = { search: RANKING.search, ask: RANKING.ask };
     if (weights) Object.assign(RANKING, { search: weights, ask: weights });
     try {
-      return measure(e, queries);
+      return await measure(e, queries);
     } finally {
       Object.assign(RANKING, saved);
     }
@@ -119,14 +119,14 @@ describe('the design choices, against the alternatives', () => {
 
   it('is at least as good as every alternative measured', async () => {
     const rows: Array<[string, Measurement]> = [];
-    for (const [name, options] of Object.entries(builds)) rows.push([name, measureWith(await engineFor(content, options))]);
+    for (const [name, options] of Object.entries(builds)) rows.push([name, await measureWith(await engineFor(content, options))]);
     const chosenEngine = await engineFor(content);
-    for (const [name, weights] of Object.entries(weightings)) rows.push([name, measureWith(chosenEngine, weights)]);
+    for (const [name, weights] of Object.entries(weightings)) rows.push([name, await measureWith(chosenEngine, weights)]);
     console.log(['alternatives (built from content/)', ...rows.map(([name, m]) => `  ${name.padEnd(36)} ${fmt(m)}`)].join('\n'));
 
     const [, chosen] = rows[0]!;
     // The in-process build is the published one.
-    expect(chosen.mrr).toBe(measure(engine, queries).mrr);
+    expect(chosen.mrr).toBe((await measure(engine, queries)).mrr);
     for (const [name, m] of rows.slice(1)) {
       expect(chosen.mrr, name).toBeGreaterThanOrEqual(m.mrr);
       expect(chosen.recallAt3, name).toBeGreaterThanOrEqual(m.recallAt3);

@@ -176,10 +176,10 @@ export function buildOpenApi(content: Pick<LoadedContent, 'show'>) {
     '/episodes.json': getJson('Every episode, sorted by id ascending', 'EpisodeList', 'Documents', { operationId: 'listEpisodes', security: OPTIONAL_BEARER.security }),
     '/search-index.json': getJson('Episode id → indexed text', 'SearchIndex', 'Documents', { security: OPTIONAL_BEARER.security }),
     '/search/lunr-index.json': {
-      get: { tags: ['Documents'], summary: 'Prebuilt Lunr 2 index for offline search', responses: { '200': ok('A serialized lunr.Index', { 'application/json': { schema: { type: 'object' } } }), ...COMMON_ERRORS } },
+      get: { tags: ['Documents'], summary: 'Prebuilt Lunr 2 index for offline search: episode metadata, and the layout of the transcript shards', responses: { '200': ok('A serialized lunr.Index with a layout', { 'application/json': { schema: { type: 'object' } } }), ...COMMON_ERRORS } },
     },
     '/search/passages.json': {
-      get: { tags: ['Documents'], summary: 'The transcript passages the Lunr index refers to', responses: { '200': ok('Passages', { 'application/json': { schema: { type: 'object' } } }), ...COMMON_ERRORS } },
+      get: { tags: ['Documents'], summary: 'Where the transcript passages are (one file per episode, /search/passages/{id}.json)', responses: { '200': ok('Passage layout', { 'application/json': { schema: { type: 'object' } } }), ...COMMON_ERRORS } },
     },
     '/rss.xml': doc('RSS 2.0 podcast feed', 'application/rss+xml', 'Documents'),
     '/llms.txt': doc('Plain-text briefing for assistant agents', 'text/plain', 'Documents'),

@@ -1,28 +1,30 @@
 /**
- * Everything search publishes, made together so that the Lunr index's passage refs and /search/passages.json
- * always agree: /search/lunr-index.json, /search/passages.json and the contract's /search-index.json.
+ * Everything search publishes, made together so that the index's passage numbers and the passage files always
+ * agree: /search/lunr-index.json (metadata index + layout), /search/shards/<n>.json (the transcript index, cut by
+ * term), /search/passages/<id>.json, /search/passages.json (where the passages are) and the contract's
+ * /search-index.json. The layout is described in contract/schemas/search-passages.ts.
  */
-import type lunr from 'lunr';
 import type { LoadedContent, LoadedEpisode } from '../../content/load.ts';
 import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import { SearchPassagesSchema, type SearchPassages } from '../../../contract/schemas/search-passages.ts';
 import { languageKey } from '../../../contract/search/language.ts';
 import { buildPassages, PASSAGE_WINDOW, type PassageWindow } from './passages.ts';
-import { buildLunrIndex, FIELD_BOOSTS, type SearchField } from './lunr-index.ts';
+import { FIELD_BOOSTS, type SearchField } from './lunr-index.ts';
+import { buildShardedIndex, PASSAGES_PATH, SHARD_PATH, type ShardedIndex, type ShardOptions } from './sharded-index.ts';
 
-export interface SearchArtifacts {
-  index: lunr.Index;
-  passages: SearchPassages;
+export interface SearchArtifacts extends ShardedIndex {
+  /** /search/passages.json */
+  passagesIndex: SearchPassages;
 }
 
-export interface SearchBuildOptions {
+export interface SearchBuildOptions extends ShardOptions {
   window?: PassageWindow;
   boosts?: Record<SearchField, number>;
 }
 
 const cache = new WeakMap<LoadedContent, Promise<SearchArtifacts>>();
 
-/** Builds the index and passages once per content (the two endpoints of one build share them). */
+/** Builds the index and passages once per content (the endpoints of one build share them). */
 export function searchArtifacts(content: LoadedContent): Promise<SearchArtifacts> {
   let pending = cache.get(content);
   if (!pending) {
@@ -39,8 +41,20 @@ export async function buildSearchArtifacts(
   const language = languageKey(content.show.language);
   const boosts = options.boosts ?? FIELD_BOOSTS;
   const passages = buildPassages(content.episodes, options.window ?? PASSAGE_WINDOW);
-  const index = await buildLunrIndex(content.episodes, passages, language, boosts);
-  return { index, passages: SearchPassagesSchema.parse({ version: 1, language, boosts, passages }) };
+  const index = await buildShardedIndex(content.episodes, passages, language, boosts, options);
+  const { version, passages: where } = index.top.layout;
+  return { ...index, passagesIndex: SearchPassagesSchema.parse({ version, language, boosts, passages: where }) };
+}
+
+/** Every search document by URL path, serialized as the build publishes them (tests and tools use this). */
+export function searchFiles(artifacts: SearchArtifacts): Record<string, string> {
+  const files: Record<string, string> = {
+    '/search/lunr-index.json': JSON.stringify(artifacts.top),
+    '/search/passages.json': JSON.stringify(artifacts.passagesIndex),
+  };
+  artifacts.shards.forEach((shard, n) => (files[SHARD_PATH.replace('{n}', String(n))] = JSON.stringify(shard)));
+  for (const [id, p] of artifacts.passages) files[PASSAGES_PATH.replace('{id}', String(id))] = JSON.stringify(p);
+  return files;
 }
 
 /** The contract's SearchIndex: episode id → title, description and transcript text, one string each. */

@@ -6,6 +6,9 @@
 import type { Cue } from '../../content/srt.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
 
+/** A passage and the episode it belongs to (published per episode, without the id: /search/passages/<id>.json). */
+export type BuiltPassage = Passage & { episode: number };
+
 export interface PassageWindow {
   /** A passage closes at the first sentence end after this many seconds... */
   minSeconds: number;
@@ -24,11 +27,11 @@ const SENTENCE_END = /[.!?…]["'’”)\]]*$/;
 export function buildPassages(
   episodes: Array<{ id: number; cues: Cue[] | null }>,
   window: PassageWindow = PASSAGE_WINDOW,
-): Passage[] {
-  const passages: Passage[] = [];
+): BuiltPassage[] {
+  const passages: BuiltPassage[] = [];
   for (const episode of [...episodes].sort((a, b) => a.id - b.id)) {
     const cues = (episode.cues ?? []).filter((c) => c.text.trim() !== '');
-    const own: Passage[] = [];
+    const own: BuiltPassage[] = [];
     let current: Cue[] = [];
     const close = () => {
       if (!current.length) return;
@@ -51,7 +54,7 @@ export function buildPassages(
   return passages;
 }
 
-function toPassage(episode: number, cues: Cue[]): Passage {
+function toPassage(episode: number, cues: Cue[]): BuiltPassage {
   return {
     episode,
     start: cues[0]!.start,

@@ -3,6 +3,8 @@ import lunr from 'lunr';
 import { buildPassages, PASSAGE_WINDOW } from './passages.ts';
 import { buildLunrIndex } from './lunr-index.ts';
 import { buildSearchIndexJson } from './artifacts.ts';
+import { buildShardedIndex } from './sharded-index.ts';
+import { decodePassages } from '../../../contract/schemas/search-passages.ts';
 import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { Cue } from '../../content/srt.ts';
 import type { LoadedEpisode } from '../../content/load.ts';
@@ -101,5 +103,50 @@ describe('buildSearchIndexJson', () => {
     const json = buildSearchIndexJson(episodes);
     expect(SearchIndexSchema.parse(json)).toEqual({ '1': 'One', '2': 'Two\n\nSecond.\n\nHello there.' });
     expect(Object.keys(json)).toEqual(['1', '2']);
+  });
+});
+
+describe('buildShardedIndex', () => {
+  const episodes = [
+    { id: 1, title: 'Sourdough', desc: 'Bread.', topics: ['baking'], guests: ['Ines'], chapters: [{ title: 'Starters' }] },
+    { id: 2, title: 'Tides', desc: 'The sea.', topics: ['ocean'], guests: ['Fiona'], chapters: [] },
+  ];
+  const words = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${String.fromCharCode(97 + (i % 26))}${i}`).join(' ');
+  const passages = buildPassages([
+    { id: 1, cues: [{ start: 0, end: 40, text: `Sourdough starters need flour and water every day. ${words(300, 'a')}.` }, { start: 40, end: 80, text: 'More flour, then flour again.' }] },
+    { id: 2, cues: [{ start: 0, end: 40, text: `The moon pulls the sea twice a day. ${words(300, 'm')}.` }] },
+  ]);
+
+  it('publishes a valid top index of metadata, shards covering the vocabulary in order, and passages per episode', async () => {
+    const built = await buildShardedIndex(episodes, passages, 'en', undefined, { shardBytes: 2_000 });
+    expect(lunr.Index.load(JSON.parse(JSON.stringify(built.top))).search('ines').map((r) => r.ref)).toEqual(['1']);
+    const { first } = built.top.layout.shards;
+    expect(built.shards.length).toBe(first.length);
+    expect(built.shards.length).toBeGreaterThan(2);
+    expect(first[0]).toBe('');
+    expect([...first].sort()).toEqual(first);
+    built.shards.forEach((shard, n) => {
+      const index = lunr.Index.load(JSON.parse(JSON.stringify(shard)));
+      for (const [term] of shard.invertedIndex) {
+        expect(term >= first[n]!).toBe(true);
+        if (n + 1 < first.length) expect(term < first[n + 1]!).toBe(true);
+      }
+      expect(index).toBeTruthy();
+    });
+    expect([...built.passages.keys()]).toEqual([1, 2]);
+    const own = passages.filter((p) => p.episode === 1);
+    expect(built.passages.get(1)!.first.length).toBe(own.length);
+    expect(decodePassages(built.passages.get(1)!)).toEqual(own.map(({ start, end, cues }) => ({ start, end, cues })));
+  });
+
+  it("lists each term's best passages in the episode with their scores, best first", async () => {
+    const built = await buildShardedIndex(episodes, passages, 'en');
+    const shard = built.shards.find((s) => s.invertedIndex.some(([t]) => t === 'flour'))!;
+    const posting = shard.invertedIndex.find(([t]) => t === 'flour')![1] as { text: Record<string, { p: number[] }> };
+    const p = posting.text['1']!.p;
+    expect(p.length).toBe(4);
+    // "More flour, then flour again." (passage 1, two hits in four words) beats one hit in a long passage.
+    expect(p[0]).toBe(1);
+    expect(p[1]!).toBeGreaterThan(p[3]!);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSemantic } from './semantic.ts';
 import { relatedTerms } from '../../../contract/search/semantic.ts';
-import type { Passage } from '../../../contract/schemas/search-passages.ts';
+import type { BuiltPassage as Passage } from './passages.ts';
 
 const passage = (episode: number, start: number, text: string): Passage => ({ episode, start, end: start + 30, cues: [[start, text]] });
 
