@@ -45,6 +45,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** Skip the Lunr-vs-MiniSearch reference (the single passage-level index in both engines). */
     'no-engines': { type: 'boolean', default: false },
+    /** Skip the Node-beside-workerd comparison (bench/hosts.ts). */
+    'no-hosts': { type: 'boolean', default: false },
     /** Skip the one-episode rebuild (a second full build). */
     'no-rebuild': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
@@ -490,6 +492,17 @@ async function benchOne(n: number): Promise<BenchResult> {
       result.serverMemory = { afterLoad: processMemory(s.pid), afterFirstAnswer: coldStarts.at(-1)?.memoryAfterFirstAnswer };
       await s.stop();
       server = undefined;
+    }
+
+    // The same build on workerd (npm run preview:cloudflare) beside Node, under the same load (issue 12).
+    if (!values['no-hosts']) {
+      result.hosts = await stage(result, 'hosts', () =>
+        runJson<NonNullable<BenchResult['hosts']>>(
+          join(BENCH, 'hosts.ts'),
+          ['--dist', distDir, '--hosts', 'node,cloudflare', '--rounds', '1', '--duration', String(options.duration), '--connections', String(options.connections)],
+          { timeoutMs: 900_000 },
+        ),
+      );
     }
 
     result.inProcess = await stage(result, 'in-process', () =>

@@ -309,6 +309,18 @@ function render(r: BenchResult, all: BenchResult[] = [r]): string {
         ),
     );
   }
+  if (r.hosts?.rows?.length) {
+    const o = r.hosts.options;
+    out.push(
+      `### The same build on each host (bench/hosts.ts, ${o.connections} connections, ${o.duration} s, medians)\n\n` +
+        `Node (\`npm start\`) beside workerd (\`npm run preview:cloudflare\`: the local wrangler dev stack, not Cloudflare's edge) and ` +
+        `a bare node:http server answering /episodes.json's bytes from memory, in the same run.\n\n` +
+        table(
+          ['host', 'path', 'req/s', 'p99', '÷ bare node:http'],
+          r.hosts.rows.map((x) => [x.host, x.path, num(x.reqPerSec), `${x.p99Ms} ms`, x.ratioToBare === undefined ? '' : ratio(x.ratioToBare)]),
+        ),
+    );
+  }
   if (r.engines) {
     out.push(
       `### Lunr beside MiniSearch (same documents, fields, boosts and analyser)\n\n` +

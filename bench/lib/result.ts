@@ -98,6 +98,11 @@ export interface BenchResult {
   };
   serverMemory?: { afterLoad?: { hwm: number; rss: number }; afterFirstAnswer?: { hwm: number; rss: number } };
   http: { options: LoadOptions; rows?: HttpRow[] };
+  /** bench/hosts.ts over the same build: Node beside workerd (and bare node:http). */
+  hosts?: {
+    options: { connections: number; duration: number; warmup: number };
+    rows: Array<{ host: string; path: string; reqPerSec: number; p99Ms: number; ratioToBare?: number; valid: boolean }>;
+  };
   inProcess?: InProcess;
   /** The build again with one more episode (same Astro cache). */
   rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }> };
