@@ -18,17 +18,13 @@ import type { Duplex } from 'node:stream';
 import { Server as NetServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../functions/app.ts';
-import { DataStore } from '../../functions/data.ts';
 import { errorResponse } from '../../functions/errors.ts';
 import { createStaticResponder } from '../../functions/static.ts';
-import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
-import type { RateLimitStore } from '../../functions/ratelimit/store.ts';
-import { MemorySingleUseStore } from '../../functions/single-use/memory.ts';
-import type { SingleUseStore } from '../../functions/single-use/store.ts';
 import type { Route } from '../../functions/types.ts';
 import { ENV_HELP, readConfig, type ServerConfig } from './config.ts';
 import { createLogger, type ServerLogger } from './log.ts';
 import { loadStaticStore } from './static-store.ts';
+import { dataStoreOver, sharedStores } from './stores.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
@@ -79,20 +75,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   }
 
   // One shared store for the rate-limit budget and single-use state (OAuth codes, revocations, registrations).
-  let limiter: RateLimitStore;
-  let singleUse: SingleUseStore;
-  if (config.redisUrl) {
-    // Loaded only when configured: node-redis costs ~150 ms of a ~1 s cold start (measured by bench/).
-    const { RedisSharedStore } = await import('./redis-store.ts');
-    const redis = new RedisSharedStore({ url: config.redisUrl, log });
-    // Start counting in Redis from the first request if it is there; do not wait long if it is not.
-    await redis.ready(2_000);
-    limiter = redis;
-    singleUse = redis;
-  } else {
-    limiter = new MemoryRateLimitStore();
-    singleUse = new MemorySingleUseStore();
-  }
+  const { limiter, singleUse } = await sharedStores(config, log);
 
   // Says at start which token key is in use (and warns when it is a temporary one), not at the first token.
   await prepareSigningKey(config, log).catch(() => {
@@ -109,10 +92,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     for (const required of generation ? ['/episodes.json', '/service.json'] : []) {
       if (!store.get(required)) throw new Error(`${clientDir} has no ${required}: not a complete build`);
     }
-    const data = new DataStore(async (path) => {
-      const file = store.get(path);
-      return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
-    });
+    const data = dataStoreOver(store);
     const fallback = await loadAstroFallback(resolve(config.distDir), generation).catch((err: Error) => {
       log.warn('Astro server handler could not be loaded; pages not prerendered will answer 404', { error: err.message });
       return undefined;

@@ -6,17 +6,13 @@
  */
 import { resolve } from 'node:path';
 import { createApp, type App } from '../../functions/app.ts';
-import { DataStore } from '../../functions/data.ts';
 import { readServiceEnv } from '../../functions/env.ts';
 import { standardResponse } from '../../functions/memory-response.ts';
 import { createStaticResponder } from '../../functions/static.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
-import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
-import { MemorySingleUseStore } from '../../functions/single-use/memory.ts';
-import type { SingleUseStore } from '../../functions/single-use/store.ts';
-import type { RateLimitStore } from '../../functions/ratelimit/store.ts';
 import { createLogger } from '../node/log.ts';
 import { loadStaticStore } from '../node/static-store.ts';
+import { dataStoreOver, sharedStores } from '../node/stores.ts';
 
 let app: Promise<App> | undefined;
 
@@ -25,19 +21,8 @@ async function createFunctionApp(clientDir: string): Promise<App> {
   const log = createLogger(env.logLevel);
   // Only what the function answers or reads: the contract's documents and the data files (fn), the 404 page.
   const store = loadStaticStore(clientDir, { only: (path, entry) => Boolean(entry.fn) || path === '/404.html' });
-  const data = new DataStore(async (path) => {
-    const file = store.get(path);
-    return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
-  });
-  let limiter: RateLimitStore = new MemoryRateLimitStore();
-  let singleUse: SingleUseStore = new MemorySingleUseStore();
-  if (env.redisUrl) {
-    const { RedisSharedStore } = await import('../node/redis-store.ts');
-    const redis = new RedisSharedStore({ url: env.redisUrl, log });
-    await redis.ready(2_000);
-    limiter = redis;
-    singleUse = redis;
-  }
+  const data = dataStoreOver(store);
+  const { limiter, singleUse } = await sharedStores(env, log);
   await prepareSigningKey(env, log).catch(() => {});
   const serveStatic = createStaticResponder(store);
   return createApp({ env, data, log, serveStatic, notFoundPage: (request) => serveStatic.notFoundPage(request), rateLimit: { store: limiter }, singleUse });

@@ -19,18 +19,27 @@ export interface RunningServer {
  */
 export async function startServer(options: { distDir: string; env?: Record<string, string>; entry?: string }): Promise<RunningServer> {
   // entry: another script that starts the same server (e.g. with extra test routes); default the real one.
-  const child = spawn(process.execPath, [resolve(ROOT, options.entry ?? 'hosts/node/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DIST_DIR: options.distDir,
-      LOG_LEVEL: 'info',
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return spawnService({
+    command: process.execPath,
+    args: [resolve(ROOT, options.entry ?? 'hosts/node/main.ts')],
+    env: { HOST: '127.0.0.1', PORT: '0', DIST_DIR: options.distDir, LOG_LEVEL: 'info', ...options.env },
+    name: 'server',
   });
+}
+
+/**
+ * Spawns a service process and resolves once it says where it listens: a JSON log line `{"msg":"listening","url"}`
+ * (hosts/node, hosts/bun) or `readyUrl` matching another line (wrangler's "Ready on http://...").
+ */
+export async function spawnService(options: {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  name: string;
+  readyUrl?: (line: string) => string | undefined;
+  onStop?: () => void;
+}): Promise<RunningServer> {
+  const child = spawn(options.command, options.args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: RunningServer['logs'] = [];
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   const listening = new Promise<string>((done, fail) => {
@@ -42,9 +51,11 @@ export async function startServer(options: { distDir: string; env?: Record<strin
         } catch {}
         logs.push(entry);
         if (typeof entry === 'object' && entry.msg === 'listening') done(String(entry.url));
+        const ready = typeof entry === 'string' ? options.readyUrl?.(entry) : undefined;
+        if (ready) done(ready);
       });
     }
-    void exited.then((code) => fail(new Error(`server exited (${code}) before listening:\n${logs.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}`)));
+    void exited.then((code) => fail(new Error(`${options.name} exited (${code}) before listening:\n${logs.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}`)));
   });
   const url = (await listening).replace(/\/$/, '');
   return {
@@ -54,7 +65,9 @@ export async function startServer(options: { distDir: string; env?: Record<strin
     logs,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      const code = await exited;
+      options.onStop?.();
+      return code;
     },
   };
 }
