@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
 import { writeCloudflareConfig } from './build.ts';
@@ -33,9 +34,23 @@ const config = writeCloudflareConfig(distDir);
 const PASSED = ['SITE_URL', 'TRUST_PROXY', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'RESPONSE_TIMEOUT_MS', 'SIGNING_KEY', 'SIGNING_SECRET', 'MCP_ALLOWED_ORIGINS', 'TIP_WALLET_ADDRESS', 'TIP_NETWORK', 'TIP_URL'];
 const vars = PASSED.filter((name) => env[name]).flatMap((name) => ['--var', `${name}:${env[name]}`]);
 
+// wrangler's devtools inspector defaults to port 9229 for every instance: a second preview (or a debugger already
+// listening) would make it exit. A free port each time, unless one is asked for.
+const inspectorPort =
+  env.INSPECTOR_PORT ||
+  String(
+    await new Promise<number>((done, fail) => {
+      const probe = createServer().once('error', fail);
+      probe.listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => done(free));
+      });
+    }),
+  );
+
 const child = spawn(
   process.execPath,
-  [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--config', config, '--ip', host, '--port', port, '--local', '--show-interactive-dev-session=false', '--persist-to', env.WRANGLER_PERSIST_DIR || join(distDir, 'cloudflare', 'state'), ...vars],
+  [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--config', config, '--ip', host, '--port', port, '--local', '--show-interactive-dev-session=false', '--inspector-port', inspectorPort, '--inspector-ip', '127.0.0.1', '--persist-to', env.WRANGLER_PERSIST_DIR || join(distDir, 'cloudflare', 'state'), ...vars],
   { cwd: ROOT, stdio: 'inherit', env: { ...env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_LOG: env.WRANGLER_LOG || 'info' } },
 );
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
