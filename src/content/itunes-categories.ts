@@ -3,6 +3,8 @@
  * values `itunes:category` may take: a feed with any other is filed under no category, or refused. The sample
  * test compares this list with podcast-partytime's copy, so a change on either side is noticed.
  */
+import { closestWord } from './did-you-mean.ts';
+
 export const ITUNES_CATEGORIES: Readonly<Record<string, readonly string[]>> = {
   Arts: ['Books', 'Design', 'Fashion & Beauty', 'Food', 'Performing Arts', 'Visual Arts'],
   Business: ['Careers', 'Entrepreneurship', 'Investing', 'Management', 'Marketing', 'Non-Profit'],
@@ -57,33 +59,4 @@ export function checkCategories(categories: ReadonlyArray<{ category: string; su
     });
   });
   return problems;
-}
-
-/** The candidate closest to a word by edit distance, when close enough to be a slip (a third of its length). */
-export function closestWord(word: string, candidates: readonly string[], maxDistance?: number): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = c;
-    }
-  }
-  const limit = maxDistance ?? Math.max(2, Math.floor(word.length / 3));
-  return bestDistance <= limit ? best : undefined;
-}
-
-export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
 }

@@ -16,6 +16,7 @@ import { markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrt, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
 import { checkCategories } from './itunes-categories.ts';
+import { closestWord } from './did-you-mean.ts';
 
 /** The Podcasting 2.0 namespace's UUID for podcast:guid (UUIDv5 of the feed URL). */
 export const PODCAST_GUID_NAMESPACE = 'ead4c236-bf58-58c6-a2c6-a6b28d128cb6';
@@ -327,7 +328,7 @@ function formatIssues(file: string, issues: z.core.$ZodIssue[], data: Record<str
         if (!issue.path.length && DERIVED_FIELDS.has(key)) {
           return `${file}: field "${key}" is derived by the build and must not be written`;
         }
-        const guess = issue.path.length ? undefined : closest(key, KNOWN_EPISODE_FIELDS);
+        const guess = issue.path.length ? undefined : closestWord(key, KNOWN_EPISODE_FIELDS, 2);
         return `${file}: unknown field "${where}${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`;
       });
     }
@@ -350,30 +351,3 @@ function getPath(data: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
-/** The known field closest to a typo, by edit distance, when it is close enough to be a likely slip. */
-function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = c;
-    }
-  }
-  return bestDistance <= 2 ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
-}
