@@ -4,27 +4,15 @@
  * against each. Every host logs one line that says where it listens; that line is awaited, never a sleep.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnService, startServer, type RunningServer } from './server.ts';
+import { freePort } from '../pipeline/util.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 export type HostName = 'node' | 'cloudflare' | 'bun';
 export const HOSTS: HostName[] = ['node', 'cloudflare', 'bun'];
-
-/** A port nobody listens on right now (workerd needs a number up front; the others take port 0). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 export async function startHost(host: HostName, options: { distDir: string; env?: Record<string, string> }): Promise<RunningServer> {
   if (host === 'node') return startServer(options);

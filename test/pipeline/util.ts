@@ -79,6 +79,7 @@ export function waitForLog(server: RunningServer, match: (e: LogEntry) => boolea
   });
 }
 
+/** A port nobody listens on right now (for servers that need a number up front: Redis, workerd). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -89,4 +90,20 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** The body of a raw HTTP/1.1 answer (chunked or not). */
+export function rawBody(text: string): string {
+  const [head, ...rest] = text.split('\r\n\r\n');
+  const body = rest.join('\r\n\r\n');
+  if (!/\r\ntransfer-encoding: chunked/i.test(head!)) return body;
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const eol = body.indexOf('\r\n', i);
+    const size = Number.parseInt(body.slice(i, eol), 16);
+    if (!size) return out;
+    out += body.slice(eol + 2, eol + 2 + size);
+    i = eol + 2 + size + 2;
+  }
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
-import { raw, rawSocket } from '../pipeline/util.ts';
+import { raw, rawBody, rawSocket } from '../pipeline/util.ts';
 
 let server: RunningServer;
 
@@ -16,21 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-/** The JSON body of a raw HTTP/1.1 answer (chunked or not). */
-function bodyOf(text: string): string {
-  const [head, ...rest] = text.split('\r\n\r\n');
-  const body = rest.join('\r\n\r\n');
-  if (!/\r\ntransfer-encoding: chunked/i.test(head!)) return body;
-  let out = '';
-  let i = 0;
-  for (;;) {
-    const eol = body.indexOf('\r\n', i);
-    const size = Number.parseInt(body.slice(i, eol), 16);
-    if (!size) return out;
-    out += body.slice(eol + 2, eol + 2 + size);
-    i = eol + 2 + size + 2;
-  }
-}
 
 const header = (text: string, name: string) => new RegExp(`\\r\\n${name}: ([^\\r]*)`, 'i').exec(text)?.[1];
 
@@ -41,7 +26,7 @@ describe('methods a Web Request cannot carry', () => {
       const res = await rawSocket(server.port, `${method} /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expect(res.status).toBe(405);
       expect(header(res.text, 'allow')).toMatch(/\bGET\b/);
-      const body = ErrorEnvelopeSchema.parse(JSON.parse(bodyOf(res.text)));
+      const body = ErrorEnvelopeSchema.parse(JSON.parse(rawBody(res.text)));
       expect(body.error.code).toBe('method_not_allowed');
     });
   }
@@ -50,7 +35,7 @@ describe('methods a Web Request cannot carry', () => {
     const res = await rawSocket(server.port, 'CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n');
     expect(res.status).toBe(405);
     expect(header(res.text, 'allow')).toBeTruthy();
-    expect(ErrorEnvelopeSchema.parse(JSON.parse(bodyOf(res.text))).error.code).toBe('method_not_allowed');
+    expect(ErrorEnvelopeSchema.parse(JSON.parse(rawBody(res.text))).error.code).toBe('method_not_allowed');
   });
 });
 
@@ -59,7 +44,7 @@ describe('Host header', () => {
     for (const host of ['example.com:99999', '[::1:::]']) {
       const res = await rawSocket(server.port, `GET /status HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
       expect(res.status, host).toBe(200);
-      expect(JSON.parse(bodyOf(res.text)).status).toBe('ok');
+      expect(JSON.parse(rawBody(res.text)).status).toBe('ok');
       expect(header(res.text, 'x-ratelimit-limit'), host).toBe('100000');
     }
   });
