@@ -5,6 +5,7 @@
  * postMessage. Nothing in the View is mocked: if the page got the protocol wrong, AppBridge would refuse it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.ts';
 import { chromium, type Browser, type Frame, type Page } from 'playwright';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,7 +17,6 @@ import { MCP_APP_MIME_TYPE, PLAYER_META_KEY, PLAYER_URI, UI_EXTENSION_ID, type P
 import type { RunningServer } from '../helpers/server.ts';
 import { startMcpServer } from './helpers.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 let server: RunningServer;
 let client: Client;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   server = await startMcpServer();
   client = new Client({ name: 'app-player-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 afterAll(async () => {
   await browser?.close();

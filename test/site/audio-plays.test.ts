@@ -6,12 +6,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright';
 import { startServer, type RunningServer } from '../helpers/server.ts';
+import { AUTOPLAY_ARG, CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.ts';
 
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run',
-  // Playback must not wait for a user-activation heuristic or a sound card.
-  '--autoplay-policy=no-user-gesture-required', '--mute-audio',
-];
+// Playback must not wait for a user-activation heuristic or a sound card.
+const LAUNCH_ARGS = [...CHROMIUM_ARGS, AUTOPLAY_ARG, '--mute-audio'];
 
 interface ServiceEpisode {
   id: number;
@@ -26,7 +24,7 @@ let episode: ServiceEpisode;
 
 beforeAll(async () => {
   server = await startServer({ distDir: inject('distDir'), env: { RATE_LIMIT_MAX: '100000' } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS });
   const service = (await (await fetch(`${server.url}/service.json`)).json()) as { episodes: ServiceEpisode[] };
   episode = service.episodes.find((e) => e.transcript && (e.seconds ?? 0) > 600)!;
   expect(episode).toBeDefined();

@@ -13,10 +13,11 @@
  * first 20 s, and seeks past the end of the file clamp to its duration.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AUTOPLAY_ARG, CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.ts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--autoplay-policy=no-user-gesture-required'];
+const LAUNCH_ARGS = [...CHROMIUM_ARGS, AUTOPLAY_ARG];
 
 interface ServiceEpisode {
   id: number;
@@ -39,7 +40,7 @@ let episodePath: string;
 
 beforeAll(async () => {
   server = await startServer({ distDir: inject('distDir'), env: { RATE_LIMIT_MAX: '100000' } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS });
   const service = (await (await fetch(`${server.url}/service.json`)).json()) as { show: { title: string }; episodes: ServiceEpisode[] };
   episodes = service.episodes;
   showTitle = service.show.title;

@@ -10,12 +10,12 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.ts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { AxeBuilder } from '@axe-core/playwright';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 const SCREENSHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 interface ServiceEpisode {
   id: number;
@@ -45,7 +45,7 @@ const path = (url: string) => {
 
 beforeAll(async () => {
   server = await startServer({ distDir: inject('distDir'), env: { RATE_LIMIT_MAX: '100000' } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   mkdirSync(SCREENSHOTS, { recursive: true });
 
   const service = (await (await fetch(`${server.url}/service.json`)).json()) as { show: { title: string }; episodes: ServiceEpisode[] };
