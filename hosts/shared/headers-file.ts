@@ -7,16 +7,21 @@
 import { contentSecurityPolicy } from '../../contract/http-policy.ts';
 import type { AssetManifest } from '../../contract/schemas/asset-manifest.ts';
 
-export function headersFile(manifest: AssetManifest): string {
+/** One CSP for every page the CDN answers alone: the union of the pages' inline-script hashes. */
+export function siteWideCsp(manifest: AssetManifest): string {
   const hashes = new Set<string>();
   for (const entry of Object.values(manifest.files)) {
     for (const m of entry.csp?.matchAll(/'(sha256-[^']+)'/g) ?? []) hashes.add(m[1]!);
   }
+  return contentSecurityPolicy([...hashes].sort());
+}
+
+export function headersFile(manifest: AssetManifest): string {
   const rules: Array<[string, string[]]> = [
     [
       '/*',
       [
-        `Content-Security-Policy: ${contentSecurityPolicy([...hashes].sort())}`,
+        `Content-Security-Policy: ${siteWideCsp(manifest)}`,
         'X-Content-Type-Options: nosniff',
         'Referrer-Policy: strict-origin-when-cross-origin',
         'X-Frame-Options: DENY',

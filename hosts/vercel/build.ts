@@ -6,10 +6,9 @@
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { contentSecurityPolicy } from '../../contract/http-policy.ts';
 import { readManifest } from '../node/static-store.ts';
 import { bundleFunction } from '../shared/bundle.ts';
-import { functionRoutedPatterns } from '../shared/headers-file.ts';
+import { functionRoutedPatterns, siteWideCsp } from '../shared/headers-file.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -35,8 +34,6 @@ export async function writeVercelOutput(distDir: string, outDir = join(ROOT, '.v
     join(funcDir, '.vc-config.json'),
     JSON.stringify({ runtime: 'nodejs22.x', handler: 'index.mjs', launcherType: 'Nodejs', supportsResponseStreaming: true }, null, 2),
   );
-  const hashes = new Set<string>();
-  for (const entry of Object.values(manifest.files)) for (const m of entry.csp?.matchAll(/'(sha256-[^']+)'/g) ?? []) hashes.add(m[1]!);
   const toRegex = (pattern: string) => `^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\\\*|\*/g, '.*')}$`;
   const config = {
     version: 3,
@@ -44,7 +41,7 @@ export async function writeVercelOutput(distDir: string, outDir = join(ROOT, '.v
       {
         src: '/(.*)',
         headers: {
-          'Content-Security-Policy': contentSecurityPolicy([...hashes].sort()),
+          'Content-Security-Policy': siteWideCsp(manifest),
           'X-Content-Type-Options': 'nosniff',
           'Referrer-Policy': 'strict-origin-when-cross-origin',
           'X-Frame-Options': 'DENY',
