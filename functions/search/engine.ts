@@ -224,10 +224,23 @@ export class SearchEngine {
     const file = await this.#episodePassages(episode);
     return {
       text: (index: number) => (index < file.first.length ? join(file, index).text : ''),
-      terms: (index: number) => (index < file.first.length ? passageTerms(join(file, index).text, this.analyzer) : []),
+      terms: (index: number) => this.#termsOf(episode, file, index),
       start: (index: number) => file.starts[file.first[index] ?? 0] ?? 0,
       chapters: this.#chaptersOf(episode),
     };
+  }
+
+  /** A passage's index term per word, made on its first re-ranking and kept (bounded): the same passages recur. */
+  readonly #passageTerms = new Lru<string, string[]>(5_000);
+  #termsOf(episode: number, file: LoadedPassages, index: number): string[] {
+    if (index >= file.first.length) return [];
+    const key = `${episode}:${index}`;
+    let terms = this.#passageTerms.get(key);
+    if (!terms) {
+      terms = passageTerms(join(file, index).text, this.analyzer);
+      this.#passageTerms.set(key, terms);
+    }
+    return terms;
   }
 
   readonly #chapters = new Map<number, Array<{ start: number; title: string }>>();
