@@ -19,7 +19,7 @@ import lunr from 'lunr';
 import MiniSearch, { type Options } from 'minisearch';
 import { buildLunrIndex, FIELD_BOOSTS, indexedDocuments, type IndexedEpisode, type SearchField } from '../src/build/search/lunr-index.ts';
 import { loadLanguage } from '../contract/search/language.ts';
-import { decodePassages, type EpisodePassages, type Passage, type SearchPassages } from '../contract/schemas/search-passages.ts';
+import { decodePassages, type PassageChunk, type Passage, type SearchPassages } from '../contract/schemas/search-passages.ts';
 import { summarizeRuns } from './lib/stats.ts';
 import { processMemory } from './lib/proc.ts';
 import type { QuerySet } from './queries.ts';
@@ -56,8 +56,13 @@ interface Doc extends Partial<Record<SearchField, string>> {
 function documents(clientDir: string): { episodes: IndexedEpisode[]; language: string; passages: Passage[]; docs: Doc[] } {
   const episodes = JSON.parse(readFileSync(join(clientDir, 'episodes.json'), 'utf8')) as IndexedEpisode[];
   const where = JSON.parse(readFileSync(join(clientDir, 'search/passages.json'), 'utf8')) as SearchPassages;
-  const passages = where.passages.episodes.flatMap(
-    (id) => decodePassages(JSON.parse(readFileSync(join(clientDir, where.passages.path.replace('{id}', String(id)).slice(1)), 'utf8')) as EpisodePassages),
+  const { path, perChunk, episodes: ids, counts } = where.passages;
+  const passages = ids.flatMap((id, i) =>
+    decodePassages(
+      Array.from({ length: Math.ceil(counts[i]! / perChunk) }, (_, c) =>
+        JSON.parse(readFileSync(join(clientDir, path.replace('{id}', String(id)).replace('{chunk}', String(c)).slice(1)), 'utf8')) as PassageChunk,
+      ),
+    ),
   );
   const docs: Doc[] = indexedDocuments(episodes, passages);
   return { episodes, language: where.language, passages, docs };

@@ -262,7 +262,7 @@ function render(r: BenchResult, all: BenchResult[] = [r]): string {
         `as the handlers call them; median over ${p.search.runs} runs of ${p.search.queries} queries each, after one warm-up pass. ` +
         `First answer (loading index, passages and service data): ${ms(p.firstAnswerMs)}; process start → first answer ${ms(p.processToFirstAnswerMs)}; ` +
         `heap held by the engine after GC ${bytes(p.engineHeapBytes)}` +
-        (p.heapAfterQueriesBytes !== undefined ? `, after every query ran ${bytes(p.heapAfterQueriesBytes)} (${p.loaded?.shards} shards, ${p.loaded?.passages} episodes' passages, ${p.loaded?.answers} answers cached)` : '') +
+        (p.heapAfterQueriesBytes !== undefined ? `, after every query ran ${bytes(p.heapAfterQueriesBytes)} (${p.loaded?.shards} shards, ${p.loaded?.passageChunks ?? p.loaded?.passages} passage ${p.loaded?.passageChunks !== undefined ? 'chunks' : 'files'}, ${p.loaded?.answers} answers cached)` : '') +
         `; peak RSS ${bytes(p.memory?.hwm)}. "search" and "ask" are computed anew each time (no answer cache).\n\n` +
         table(
           ['', 'p50', 'p99', 'p99 range over runs', 'mean', 'max', 'matching episodes (avg)', 'no result'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The published search index, version 2: cut up so that a query loads only what it needs (issue 13, network
+ * The published search index, version 3: cut up so that a query loads only what it needs (issue 13, network
  * scale). Written by src/build/search, read by functions/search (server, function hosts) and by offline apps and
  * the website's offline fallback through the same code.
  *
@@ -13,7 +13,9 @@ import { z } from 'zod';
  *                                 (exclusive), in code-unit order. Each posting's metadata `p` lists the episode's
  *                                 best passages for that term: [passage, score, passage, score, ...], best first.
  *                                 The scores are there, not in the field vectors (empty: Lunr's own score is 0).
- *   /search/passages/<id>.json    an episode's transcript passages, which `p` numbers from 0.
+ *   /search/passages/<id>/<c>.json  chunk c of an episode's transcript passages, which `p` numbers from 0: the
+ *                                 passages from c × passages.perChunk on (a result loads one chunk, not the
+ *                                 whole episode: at N = 1,000, 553 KB of passage JSON per query came down to ~100).
  *
  * All scores are BM25 (k1 1.2, b 0.75) with statistics of the whole show (one document per passage plus one per
  * episode, as a single index of every passage would have them), so scores from different shards add up.
@@ -28,55 +30,67 @@ export const PassageSchema = z.object({
 export type Passage = z.infer<typeof PassageSchema>;
 
 /**
- * /search/passages/<id>.json: an episode's cues and how they form passages, in a form that parses fast (one string
- * rather than an array per cue: the engine loads one of these per result shown).
+ * /search/passages/<id>/<c>.json: passages `from` … `from + first.length - 1` of an episode (chunk c of the
+ * layout's passages.perChunk), in a form that parses fast (one string rather than an array per cue).
  */
-export const EpisodePassagesSchema = z.object({
-  version: z.literal(2),
+export const PassageChunkSchema = z.object({
+  version: z.literal(3),
   episode: z.int().positive(),
-  /** Every cue's text, in order, separated by "\n" (a cue's own line breaks are spaces here). */
+  /** The number of the chunk's first passage in the episode (c × perChunk). */
+  from: z.int().nonnegative(),
+  /** The chunk's cues' texts, in order, separated by "\n" (a cue's own line breaks are spaces here). */
   text: z.string(),
-  /** Every cue's start, seconds. */
+  /** Each of the chunk's cues' start, seconds. */
   starts: z.array(z.number().nonnegative()),
-  /** Passage n is the cues from first[n] up to first[n + 1] (the last one: to the end). */
+  /** Passage from + n is the chunk's cues from first[n] up to first[n + 1] (the last one: to the end). */
   first: z.array(z.int().nonnegative()),
   /** Where each passage ends, seconds (past its last cue). */
   ends: z.array(z.number().nonnegative()),
 });
-export type EpisodePassages = z.infer<typeof EpisodePassagesSchema>;
+export type PassageChunk = z.infer<typeof PassageChunkSchema>;
 
-/** The passages of an episode as a reader wants them (what /search/passages/<id>.json encodes). */
-export function decodePassages(file: EpisodePassages): Passage[] {
-  const cues = file.text.split('\n');
-  return file.first.map((from, n) => {
-    const to = file.first[n + 1] ?? cues.length;
-    return {
-      start: file.starts[from]!,
-      end: file.ends[n]!,
-      cues: cues.slice(from, to).map((text, k) => [file.starts[from + k]!, text] as [number, string]),
-    };
+/** Passages per chunk file: ~16 × 45 s ≈ 12 minutes of speech, ~10 KB of JSON. */
+export const PASSAGES_PER_CHUNK = 16;
+
+/** The passages of a chunk (or of consecutive chunks) as a reader wants them. */
+export function decodePassages(chunks: PassageChunk | PassageChunk[]): Passage[] {
+  return (Array.isArray(chunks) ? chunks : [chunks]).flatMap((file) => {
+    const cues = file.text.split('\n');
+    return file.first.map((from, n) => {
+      const to = file.first[n + 1] ?? cues.length;
+      return {
+        start: file.starts[from]!,
+        end: file.ends[n]!,
+        cues: cues.slice(from, to).map((text, k) => [file.starts[from + k]!, text] as [number, string]),
+      };
+    });
   });
 }
 
-/** The inverse of decodePassages. */
-export function encodePassages(episode: number, passages: Passage[]): EpisodePassages {
-  const texts: string[] = [];
-  const starts: number[] = [];
-  const first: number[] = [];
-  const ends: number[] = [];
-  for (const p of passages) {
-    first.push(starts.length);
-    ends.push(p.end);
-    for (const [start, text] of p.cues) {
-      starts.push(start);
-      texts.push(text.replace(/[\r\n]+/g, ' '));
+/** The inverse of decodePassages: an episode's passages as chunk files of perChunk passages. */
+export function encodePassages(episode: number, passages: Passage[], perChunk = PASSAGES_PER_CHUNK): PassageChunk[] {
+  const chunks: PassageChunk[] = [];
+  for (let from = 0; from < passages.length; from += perChunk) {
+    const texts: string[] = [];
+    const starts: number[] = [];
+    const first: number[] = [];
+    const ends: number[] = [];
+    for (const p of passages.slice(from, from + perChunk)) {
+      first.push(starts.length);
+      ends.push(p.end);
+      for (const [start, text] of p.cues) {
+        starts.push(start);
+        texts.push(text.replace(/[\r\n]+/g, ' '));
+      }
     }
+    chunks.push({ version: 3, episode, from, text: texts.join('\n'), starts, first, ends });
   }
-  return { version: 2, episode, text: texts.join('\n'), starts, first, ends };
+  return chunks;
 }
 
 export const SearchLayoutSchema = z.object({
-  version: z.literal(2),
+  /** 3: passages in chunks (2 had one file per episode). */
+  version: z.literal(3),
   /** The lunr-languages pack the index was built with ("en" = Lunr's English pipeline). */
   language: z.string(),
   /** Field boosts the index was built with (baked into every score). */
@@ -90,10 +104,14 @@ export const SearchLayoutSchema = z.object({
     first: z.array(z.string()),
   }),
   passages: z.object({
-    /** URL path of an episode's passages: `{id}` replaced by the episode id. */
+    /** URL path of a chunk of an episode's passages: `{id}` replaced by the episode id, `{chunk}` by the chunk. */
     path: z.string(),
+    /** Passages per chunk: passage p of an episode is in chunk ⌊p / perChunk⌋. */
+    perChunk: z.int().positive(),
     /** Episodes that have passages (a transcript), ascending. */
     episodes: z.array(z.int().positive()),
+    /** How many passages each of those episodes has (same order). */
+    counts: z.array(z.int().positive()),
   }),
 });
 export type SearchLayout = z.infer<typeof SearchLayoutSchema>;

@@ -21,7 +21,7 @@ import lunr from 'lunr';
 import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchResult } from '../../contract/schemas/search.ts';
-import { SearchLayoutSchema, type EpisodePassages, type SearchLayout } from '../../contract/schemas/search-passages.ts';
+import { SearchLayoutSchema, type PassageChunk, type SearchLayout } from '../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
@@ -59,11 +59,11 @@ const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.leng
 
 /**
  * Bounds on what a process keeps, so that it fits a 128 MB function isolate whatever the size of the show (bench/:
- * a shard is ~45 KB of JSON, ~0.15 MB once loaded; an episode's passages ~70 KB of JSON an hour, ~0.1 MB loaded;
- * an answer ~5 KB). A query needs a few shards and the passages of the page it shows. A host with more memory may
- * raise them before the first query.
+ * a shard is ~45 KB of JSON, ~0.15 MB once loaded; a chunk of 16 passages ~10 KB of JSON, ~25 KB loaded; an
+ * answer ~5 KB). A query needs a few shards and one passage chunk per result it shows. A host with more memory
+ * may raise them before the first query.
  */
-export const CACHE_LIMITS = { shards: 160, passages: 128, answers: 2_000 };
+export const CACHE_LIMITS = { shards: 160, passageChunks: 1_024, answers: 2_000 };
 
 export interface EpisodeHit {
   id: number;
@@ -136,12 +136,20 @@ export class Lru<K, V> {
   }
 }
 
+/** A transcript posting: episode id → the episode's best passages for the term, [passage, score, ...]. */
+type ShardPosting = { text?: Record<string, { p?: number[] }> };
+
 interface LoadedShard {
-  index: lunr.Index;
-  vocabulary: Record<string, unknown>;
+  /** The shard's inverted index (term → posting), as Lunr's own would hold it. */
+  vocabulary: Record<string, ShardPosting>;
+  /**
+   * The shard as a Lunr index, made on first use: only prefixes and typo tolerance need its automaton, whose
+   * construction was most of a shard's load time (bench/, N = 1,000).
+   */
+  index(): lunr.Index;
 }
 
-interface LoadedPassages extends EpisodePassages {
+interface LoadedChunk extends PassageChunk {
   /** Offset of each cue in `text`. */
   offsets: number[];
 }
@@ -160,7 +168,9 @@ export class SearchEngine {
   readonly #episodes: Map<number, ServiceEpisode>;
   readonly #read: DocumentReader;
   readonly #shards = new Lru<number, Promise<LoadedShard>>(CACHE_LIMITS.shards);
-  readonly #passages = new Lru<number, Promise<LoadedPassages>>(CACHE_LIMITS.passages);
+  readonly #chunks = new Lru<string, Promise<LoadedChunk>>(CACHE_LIMITS.passageChunks);
+  /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
+  readonly #passageCounts: Map<number, number>;
 
   constructor(top: lunr.Index, layout: SearchLayout, service: ServiceData, analyzer: Analyzer, read: DocumentReader) {
     this.#top = top;
@@ -170,6 +180,7 @@ export class SearchEngine {
     this.analyzer = analyzer;
     this.#read = read;
     this.#episodes = new Map(service.episodes.map((e) => [e.id, e]));
+    this.#passageCounts = new Map(layout.passages.episodes.map((id, i) => [id, layout.passages.counts[i]!]));
   }
 
   /** /api/search ranking: operators, prefix on the last word, typo-tolerant retry when nothing matches. */
@@ -197,7 +208,8 @@ export class SearchEngine {
         truncated: false,
       };
       const hits = await this.rank(parsed, weights, {
-        rescore: async (episode, candidates) => rescorePassages(understood, candidates, await this.#passageContext(episode), this.analyzer),
+        rescore: async (episode, candidates) =>
+          rescorePassages(understood, candidates, await this.#passageContext(episode, candidates.map((c) => c.index)), this.analyzer),
       });
       if (hits.length) return { hits: hits.map((h) => ({ ...h, understood })), fuzzy: false };
     }
@@ -219,25 +231,47 @@ export class SearchEngine {
     return Object.hasOwn((await this.#shard(this.#shardOf(stem))).vocabulary, stem);
   }
 
-  /** What rescorePassages reads of an episode: passage texts and starts, chapter titles and starts. */
-  async #passageContext(episode: number) {
-    const file = await this.#episodePassages(episode);
+  /**
+   * What rescorePassages reads of an episode's passages (those given: their chunks are loaded first): texts and
+   * starts, chapter titles and starts.
+   */
+  async #passageContext(episode: number, indices: number[]) {
+    const chunks = new Map<number, LoadedChunk>();
+    const perChunk = this.layout.passages.perChunk;
+    await Promise.all(
+      [...new Set(indices.map((i) => Math.floor(i / perChunk)))].map(async (c) => {
+        const chunk = await this.#chunk(episode, c).catch(() => undefined);
+        if (chunk) chunks.set(c, chunk);
+      }),
+    );
+    const at = (index: number) => {
+      const chunk = chunks.get(Math.floor(index / perChunk));
+      return chunk && index - chunk.from < chunk.first.length ? chunk : undefined;
+    };
     return {
-      text: (index: number) => (index < file.first.length ? join(file, index).text : ''),
-      terms: (index: number) => this.#termsOf(episode, file, index),
-      start: (index: number) => file.starts[file.first[index] ?? 0] ?? 0,
+      text: (index: number) => {
+        const chunk = at(index);
+        return chunk ? join(chunk, index).text : '';
+      },
+      terms: (index: number) => {
+        const chunk = at(index);
+        return chunk ? this.#termsOf(episode, chunk, index) : [];
+      },
+      start: (index: number) => {
+        const chunk = at(index);
+        return chunk ? chunk.starts[chunk.first[index - chunk.from]!]! : 0;
+      },
       chapters: this.#chaptersOf(episode),
     };
   }
 
   /** A passage's index term per word, made on its first re-ranking and kept (bounded): the same passages recur. */
   readonly #passageTerms = new Lru<string, string[]>(5_000);
-  #termsOf(episode: number, file: LoadedPassages, index: number): string[] {
-    if (index >= file.first.length) return [];
+  #termsOf(episode: number, chunk: LoadedChunk, index: number): string[] {
     const key = `${episode}:${index}`;
     let terms = this.#passageTerms.get(key);
     if (!terms) {
-      terms = passageTerms(join(file, index).text, this.analyzer);
+      terms = passageTerms(join(chunk, index).text, this.analyzer);
       this.#passageTerms.set(key, terms);
     }
     return terms;
@@ -255,9 +289,9 @@ export class SearchEngine {
     return chapters;
   }
 
-  /** How many shards and passage files this process holds (for tests and the benchmark). */
-  get loaded(): { shards: number; passages: number; answers: number } {
-    return { shards: this.#shards.size, passages: this.#passages.size, answers: this.answers.size };
+  /** How many shards and passage chunks this process holds (for tests and the benchmark). */
+  get loaded(): { shards: number; passageChunks: number; answers: number } {
+    return { shards: this.#shards.size, passageChunks: this.#chunks.size, answers: this.answers.size };
   }
 
   /**
@@ -346,21 +380,29 @@ export class SearchEngine {
           for (const t of Object.keys(r.matchData.metadata)) e.docTerms.add(t);
         }
         // Transcript: each posting lists the episode's best passages for the term, with their scores.
+        const add = (ref: string, t: string, p: number[] | undefined) => {
+          const id = Number(ref);
+          if (!this.#episodes.has(id)) return;
+          having.add(id);
+          if (!scored) return;
+          const e = entry(id);
+          expanded.add(t);
+          e.terms.add(t);
+          if (!p) return;
+          for (let i = 0; i < p.length; i += 2) e.passages.set(p[i]!, (e.passages.get(p[i]!) ?? 0) + l.boost * p[i + 1]!);
+        };
         for (const n of l.shards) {
-          for (const r of run(shards.get(n)!.index)) {
-            const id = Number(r.ref);
-            if (!this.#episodes.has(id)) continue;
-            having.add(id);
-            if (!scored) continue;
-            const e = entry(id);
+          const shard = shards.get(n)!;
+          if (!l.wildcard && !l.fuzzy) {
+            // A word as typed is one posting: read it from the shard's inverted index, as Lunr's query would after
+            // matching the term against the whole vocabulary, without building that vocabulary's automaton.
+            const posting = Object.hasOwn(shard.vocabulary, l.key) ? shard.vocabulary[l.key]!.text : undefined;
+            for (const ref in posting) add(ref, l.key, posting[ref]!.p);
+            continue;
+          }
+          for (const r of run(shard.index())) {
             const metadata = r.matchData.metadata as Record<string, Record<string, { p?: number[] }>>;
-            for (const t in metadata) {
-              expanded.add(t);
-              e.terms.add(t);
-              const p = metadata[t]!.text?.p;
-              if (!p) continue;
-              for (let i = 0; i < p.length; i += 2) e.passages.set(p[i]!, (e.passages.get(p[i]!) ?? 0) + l.boost * p[i + 1]!);
-            }
+            for (const t in metadata) add(r.ref, t, metadata[t]!.text?.p);
           }
         }
         if (scored) norm += l.boost * l.boost * expanded.size;
@@ -466,8 +508,12 @@ export class SearchEngine {
     let pending = this.#shards.get(n);
     if (!pending) {
       pending = this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => {
-        const index = lunr.Index.load(await res.json());
-        return { index, vocabulary: vocabularyOf(index) };
+        const serialized = (await res.json()) as { invertedIndex?: Array<[string, ShardPosting]> };
+        if (!Array.isArray(serialized?.invertedIndex)) throw new Error(`shard ${n}: not a serialized Lunr index; rebuild the site`);
+        const vocabulary: Record<string, ShardPosting> = Object.create(null);
+        for (const [term, posting] of serialized.invertedIndex) vocabulary[term] = posting;
+        let index: lunr.Index | undefined;
+        return { vocabulary, index: () => (index ??= lunr.Index.load(serialized as object)) };
       });
       pending.catch(() => this.#shards.delete(n));
       this.#shards.set(n, pending);
@@ -475,22 +521,32 @@ export class SearchEngine {
     return pending;
   }
 
-  #episodePassages(id: number): Promise<LoadedPassages> {
-    let pending = this.#passages.get(id);
+  /** Chunk c of an episode's passages (passages c × perChunk on). */
+  #chunk(id: number, c: number): Promise<LoadedChunk> {
+    const key = `${id}/${c}`;
+    let pending = this.#chunks.get(key);
     if (!pending) {
-      pending = this.#read(this.layout.passages.path.replace('{id}', String(id)), async (res) => {
-        const body = (await res.json()) as EpisodePassages;
-        if (body?.version !== 2 || typeof body.text !== 'string' || !Array.isArray(body.first)) {
-          throw new Error(`passages of episode ${id}: not a version 2 file; rebuild the site`);
+      const path = this.layout.passages.path.replace('{id}', String(id)).replace('{chunk}', String(c));
+      pending = this.#read(path, async (res) => {
+        const body = (await res.json()) as PassageChunk;
+        if (body?.version !== 3 || typeof body.text !== 'string' || !Array.isArray(body.first) || !Number.isInteger(body.from)) {
+          throw new Error(`passages of episode ${id}, chunk ${c}: not a version 3 file; rebuild the site`);
         }
         const offsets = [0];
         for (let at = body.text.indexOf('\n'); at >= 0; at = body.text.indexOf('\n', at + 1)) offsets.push(at + 1);
         return { ...body, offsets };
       });
-      pending.catch(() => this.#passages.delete(id));
-      this.#passages.set(id, pending);
+      pending.catch(() => this.#chunks.delete(key));
+      this.#chunks.set(key, pending);
     }
     return pending;
+  }
+
+  /** The chunk holding an episode's passage, if the episode has that passage. */
+  async #chunkOf(id: number, index: number): Promise<LoadedChunk | undefined> {
+    if (!(index >= 0 && index < (this.#passageCounts.get(id) ?? 0))) return undefined;
+    const chunk = await this.#chunk(id, Math.floor(index / this.layout.passages.perChunk));
+    return index - chunk.from < chunk.first.length ? chunk : undefined;
   }
 
   /** The SearchResult for a hit: episode fields, snippet, and where the snippet starts. */
@@ -507,8 +563,8 @@ export class SearchEngine {
       audio: ep.audio,
       transcript: ep.transcript,
     };
-    const file = hit.passage ? await this.#episodePassages(hit.id) : undefined;
-    if (hit.passage && file && hit.passage.index < file.first.length) {
+    const file = hit.passage ? await this.#chunkOf(hit.id, hit.passage.index) : undefined;
+    if (hit.passage && file) {
       const joined = join(file, hit.passage.index);
       const snippet = makeSnippet(joined.text, new Set(hit.passage.terms), this.analyzer);
       const cue = joined.firstCue + cueAt(joined.offsets, snippet.offset);
@@ -538,12 +594,13 @@ function vocabularyOf(index: lunr.Index): Record<string, unknown> {
 }
 
 /**
- * A passage's cues joined into one text (with spaces, as the index read them), its first cue, and each cue's
- * offset in the text: a slice of the episode's text, whose cue separators are line breaks.
+ * A passage's cues joined into one text (with spaces, as the index read them), its first cue in the chunk, and
+ * each cue's offset in the text: a slice of the chunk's text, whose cue separators are line breaks.
  */
-function join(file: LoadedPassages, index: number): { text: string; offsets: number[]; firstCue: number } {
-  const firstCue = file.first[index]!;
-  const endCue = file.first[index + 1] ?? file.offsets.length;
+function join(file: LoadedChunk, index: number): { text: string; offsets: number[]; firstCue: number } {
+  const local = index - file.from;
+  const firstCue = file.first[local]!;
+  const endCue = file.first[local + 1] ?? file.offsets.length;
   const from = file.offsets[firstCue]!;
   const to = endCue < file.offsets.length ? file.offsets[endCue]! - 1 : file.text.length;
   const offsets: number[] = [];
@@ -610,7 +667,7 @@ async function createEngine(data: DataStore): Promise<SearchEngine> {
 /** An engine over the top of a published index (parsed JSON), for hosts and for the browser's offline search. */
 export async function engineFrom(serialized: { layout?: unknown }, service: ServiceData, read: DocumentReader): Promise<SearchEngine> {
   const parsed = SearchLayoutSchema.safeParse(serialized?.layout);
-  if (!parsed.success) throw new Error('/search/lunr-index.json has no version 2 layout; rebuild the site');
+  if (!parsed.success) throw new Error('/search/lunr-index.json has no version 3 layout; rebuild the site');
   // The language's pipeline functions must be registered before Lunr can deserialize an index that uses them.
   const language = await loadLanguage(parsed.data.language);
   const top = lunr.Index.load(serialized as object);

@@ -104,8 +104,10 @@ up so that a show of thousands of hours stays cheap to search on a phone:
   field \`text\`) of the terms from \`layout.shards.first[n]\` up to the next shard's first term. Each posting's
   metadata \`p\` lists the episode's best passages for the term: \`[passage, score, passage, score, …]\` (the
   scores are there: Lunr's own \`score\` is 0 in a shard);
-- \`/search/passages/{id}.json\`: an episode's transcript passages (\`start\`, \`end\`, \`cues\`), numbered from 0 as
-  \`p\` refers to them; [/search/passages.json](${u.passages}) lists the episodes that have them.
+- \`/search/passages/{id}/{chunk}.json\`: an episode's transcript passages, numbered from 0 as \`p\` refers to
+  them, in chunks of \`layout.passages.perChunk\` (passage p is in chunk ⌊p / perChunk⌋, from its \`from\`): \`text\`
+  (the cues, one per line), \`starts\` (each cue's start, seconds), \`first\` (each passage's first cue) and \`ends\`;
+  [/search/passages.json](${u.passages}) lists the episodes that have them and how many passages each has.
 
 Scores are BM25 with statistics of the whole show, so a word's scores from different shards add up.
 
@@ -118,7 +120,7 @@ const { first, path } = top.layout.shards;
 const n = first.findLastIndex((f) => f <= term);
 const shard = lunr.Index.load(await (await fetch(path.replace('{n}', n))).json());
 const hits = shard.query((q) => q.term(term, { usePipeline: false })); // hit.ref is an episode id
-// hit.matchData.metadata[term].text.p → [passage, score, ...]; passages: layout.passages.path with {id}
+// hit.matchData.metadata[term].text.p → [passage, score, ...]; passages: layout.passages.path with {id}, {chunk}
 \`\`\`
 
 ${extras.mcpTools?.length ? `## MCP tools\n\n${extras.mcpTools.map((t) => `- \`${t.name}\`: ${t.description}`).join('\n')}\n` : ''}

@@ -1,7 +1,7 @@
 /**
  * Everything search publishes, made together so that the index's passage numbers and the passage files always
  * agree: /search/lunr-index.json (metadata index + layout), /search/shards/<n>.json (the transcript index, cut by
- * term), /search/passages/<id>.json, /search/passages.json (where the passages are) and the contract's
+ * term), /search/passages/<id>/<chunk>.json, /search/passages.json (where the passages are) and the contract's
  * /search-index.json. The layout is described in contract/schemas/search-passages.ts.
  */
 import type { LoadedContent, LoadedEpisode } from '../../content/load.ts';
@@ -53,7 +53,9 @@ export function searchFiles(artifacts: SearchArtifacts): Record<string, string> 
     '/search/passages.json': JSON.stringify(artifacts.passagesIndex),
   };
   artifacts.shards.forEach((shard, n) => (files[SHARD_PATH.replace('{n}', String(n))] = JSON.stringify(shard)));
-  for (const [id, p] of artifacts.passages) files[PASSAGES_PATH.replace('{id}', String(id))] = JSON.stringify(p);
+  for (const [id, chunks] of artifacts.passages) {
+    chunks.forEach((chunk, c) => (files[PASSAGES_PATH.replace('{id}', String(id)).replace('{chunk}', String(c))] = JSON.stringify(chunk)));
+  }
   return files;
 }
 

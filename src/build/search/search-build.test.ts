@@ -135,8 +135,22 @@ describe('buildShardedIndex', () => {
     });
     expect([...built.passages.keys()]).toEqual([1, 2]);
     const own = passages.filter((p) => p.episode === 1);
-    expect(built.passages.get(1)!.first.length).toBe(own.length);
+    expect(built.passages.get(1)!.reduce((n, chunk) => n + chunk.first.length, 0)).toBe(own.length);
     expect(decodePassages(built.passages.get(1)!)).toEqual(own.map(({ start, end, cues }) => ({ start, end, cues })));
+    expect(built.top.layout.passages.counts).toEqual([1, 2].map((id) => passages.filter((p) => p.episode === id).length));
+  });
+
+  it('cuts an episode\'s passages into chunks of perChunk, numbered as the postings number them', async () => {
+    const built = await buildShardedIndex(episodes, passages, 'en', undefined, { passagesPerChunk: 2 });
+    const own = passages.filter((p) => p.episode === 1);
+    const chunks = built.passages.get(1)!;
+    expect(chunks.length).toBe(Math.ceil(own.length / 2));
+    chunks.forEach((chunk, c) => {
+      expect(chunk.from).toBe(c * 2);
+      expect(chunk.first.length).toBe(Math.min(2, own.length - c * 2));
+    });
+    expect(decodePassages(chunks)).toEqual(own.map(({ start, end, cues }) => ({ start, end, cues })));
+    expect(built.top.layout.passages.perChunk).toBe(2);
   });
 
   it("lists each term's best passages in the episode with their scores, best first", async () => {

@@ -9,7 +9,7 @@
  *     show grows. Each posting carries, as Lunr metadata, the episode's best passages for the term with their
  *     scores, so the engine can rank episodes by their best passages (and find the moment to open) without any
  *     passage-level document;
- *   - the passages themselves, one file per episode, loaded only for the results shown.
+ *   - the passages themselves, in chunks of an episode's consecutive passages, loaded only for the results shown.
  *
  * Every score is what Lunr's own builder would compute for a single index holding one document per passage plus
  * one per episode (BM25, k1 1.2, b 0.75, field boosts; idf over all of them; the average field length over the
@@ -22,7 +22,7 @@
  */
 import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
-import { encodePassages, type EpisodePassages, type SearchLayout } from '../../../contract/schemas/search-passages.ts';
+import { encodePassages, PASSAGES_PER_CHUNK, type PassageChunk, type SearchLayout } from '../../../contract/schemas/search-passages.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
 
@@ -39,7 +39,7 @@ export const PASSAGES_PER_TERM = 3;
 export const SHARD_BYTES = 64 * 1024;
 
 export const SHARD_PATH = '/search/shards/{n}.json';
-export const PASSAGES_PATH = '/search/passages/{id}.json';
+export const PASSAGES_PATH = '/search/passages/{id}/{chunk}.json';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -57,13 +57,14 @@ export interface ShardedIndex {
   top: SerializedIndex & { layout: SearchLayout };
   /** /search/shards/<n>.json */
   shards: SerializedIndex[];
-  /** /search/passages/<id>.json */
-  passages: Map<number, EpisodePassages>;
+  /** /search/passages/<id>/<chunk>.json: each episode's chunks, in order. */
+  passages: Map<number, PassageChunk[]>;
 }
 
 export interface ShardOptions {
   shardBytes?: number;
   passagesPerTerm?: number;
+  passagesPerChunk?: number;
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -281,18 +282,18 @@ export async function buildShardedIndex(
     shards.push({ version: lunr.version, fields: ['text'], fieldVectors: [], invertedIndex: [], pipeline: pipelineLabels });
   }
 
-  const published = new Map<number, EpisodePassages>();
-  for (const [episode, list] of byEpisode) {
-    published.set(episode, encodePassages(episode, list));
-  }
+  const perChunk = options.passagesPerChunk ?? PASSAGES_PER_CHUNK;
+  const published = new Map<number, PassageChunk[]>();
+  for (const [episode, list] of byEpisode) published.set(episode, encodePassages(episode, list, perChunk));
+  const withPassages = [...published.keys()].sort((a, b) => a - b);
 
   const layout: SearchLayout = {
-    version: 2,
+    version: 3,
     language: lang.key,
     boosts,
     passagesPerTerm: perTerm,
     shards: { path: SHARD_PATH, first },
-    passages: { path: PASSAGES_PATH, episodes: [...published.keys()].sort((a, b) => a - b) },
+    passages: { path: PASSAGES_PATH, perChunk, episodes: withPassages, counts: withPassages.map((id) => byEpisode.get(id)!.length) },
   };
   return {
     top: {
