@@ -50,6 +50,11 @@ const { values } = parseArgs({
     /** Skip the one-episode rebuild (a second full build). */
     'no-rebuild': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    /**
+     * Measure an existing build of the same corpus (ASTRO_OUT_DIR of an earlier run's --keep, same --seed and N)
+     * instead of building: for iterating on the request path. The build and rebuild are then not measured.
+     */
+    dist: { type: 'string' },
   },
 });
 
@@ -406,7 +411,7 @@ async function benchOne(n: number): Promise<BenchResult> {
   // The build output imports packages at prerender time; a node_modules link lets it resolve them from /tmp.
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
   const corpusDir = join(work, 'corpus');
-  const distDir = join(work, 'dist');
+  const distDir = values.dist ? resolve(values.dist) : join(work, 'dist');
   const clientDir = join(distDir, 'client');
   let server: Server | undefined;
   log(`N=${n}: working in ${work}`);
@@ -426,10 +431,12 @@ async function benchOne(n: number): Promise<BenchResult> {
     writeFileSync(queriesFile, JSON.stringify(queries));
     result.queries = { search: queries.search.length, ask: queries.ask.length, mix: queries.mix, examples: queries.search.slice(0, 8), askExamples: queries.ask.slice(0, 3) };
 
-    const built = await stage(result, 'build', () => astroBuild(buildEnv(corpusDir, distDir), Math.max(600_000, n * 1_500)));
-    if (!built) return result;
-    result.build = built;
-    log(`  build ${(built.ms / 1000).toFixed(1)} s`);
+    const built = values.dist ? undefined : await stage(result, 'build', () => astroBuild(buildEnv(corpusDir, distDir), Math.max(600_000, n * 1_500)));
+    if (!built && !values.dist) return result;
+    if (built) {
+      result.build = built;
+      log(`  build ${(built.ms / 1000).toFixed(1)} s`);
+    } else log(`  build not measured: using ${distDir}`);
     result.documents = documentSizes(clientDir);
     result.sitePages = sitePages(clientDir);
     const home = result.sitePages.pages[0];
@@ -437,7 +444,7 @@ async function benchOne(n: number): Promise<BenchResult> {
 
     // Adding one episode and rebuilding: a copy of the corpus with episode N + 1 (the last one's text under a new
     // id), built into another folder with the same Astro cache.
-    if (!values['no-rebuild']) {
+    if (!values['no-rebuild'] && !values.dist) {
       const rebuilt = await stage(result, 'rebuild (+1 episode)', async () => {
         const corpus2 = join(work, 'corpus-plus-one');
         cpSync(corpusDir, corpus2, { recursive: true });
