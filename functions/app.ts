@@ -13,6 +13,7 @@ import { baseUrlOrRelative } from './base-url.ts';
 import { Router } from './router.ts';
 import { apiRoutes } from './routes.ts';
 import type { DataStore } from './data.ts';
+import { configureSearchCaches } from './search/engine.ts';
 import type { Handler, Logger, Middleware, RequestContext, Route, ServiceEnv } from './types.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
@@ -89,6 +90,8 @@ export function createApp(options: AppOptions): App {
   };
 
   const { env, data, log } = options;
+  // Before any engine is made (the first search): how much of the index this process keeps loaded.
+  configureSearchCaches(env.searchCacheMb);
   const singleUse = options.singleUse ?? new MemorySingleUseStore();
   return {
     router,

@@ -13,6 +13,8 @@ export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service 
   RATE_LIMIT_MAX        requests per window per client IP (default: 60, the contract's limit; raise only for load tests)
   RATE_LIMIT_WINDOW_MS  rate-limit window in milliseconds (default: 60000; shorter only for tests)
   RESPONSE_TIMEOUT_MS   a request whose answer has not started by then gets a 503 (default: 30000)
+  SEARCH_CACHE_MB       megabytes of the search index (shards, passages) a process keeps loaded (default: 32, which
+                        fits a 128 MB function isolate; \`npm start\` defaults to 96)
   SIGNING_KEY    Ed25519 private key (JWK JSON or PKCS#8 PEM) for tokens (EdDSA)
   SIGNING_SECRET secret for HS256 tokens when no SIGNING_KEY is set (dev: a key is generated at start)
   MCP_ALLOWED_ORIGINS  extra browser origins allowed to call /mcp (comma-separated; the site's own and loopback always are)
@@ -20,7 +22,12 @@ export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service 
 
 export type EnvVars = Record<string, string | undefined>;
 
-export function readServiceEnv(vars: EnvVars): ServiceEnv {
+/** Defaults a host may set for itself (a server has more memory than a function isolate). */
+export interface HostDefaults {
+  searchCacheMb?: number;
+}
+
+export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): ServiceEnv {
   const trustProxy = Number(vars.TRUST_PROXY ?? 0);
   if (!Number.isInteger(trustProxy) || trustProxy < 0) {
     throw new Error(`TRUST_PROXY must be a number of hops (0, 1, 2, ...), got "${vars.TRUST_PROXY}"`);
@@ -33,6 +40,7 @@ export function readServiceEnv(vars: EnvVars): ServiceEnv {
     rateLimitMax: positiveInt(vars, 'RATE_LIMIT_MAX', 60),
     rateLimitWindowMs: positiveInt(vars, 'RATE_LIMIT_WINDOW_MS', 60_000),
     responseTimeoutMs: positiveInt(vars, 'RESPONSE_TIMEOUT_MS', 30_000),
+    searchCacheMb: positiveInt(vars, 'SEARCH_CACHE_MB', defaults.searchCacheMb ?? 32),
     siteUrl: vars.SITE_URL || undefined,
     trustProxy,
     redisUrl: vars.REDIS_URL || undefined,

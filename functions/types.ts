@@ -24,6 +24,8 @@ export interface ServiceEnv {
   rateLimitWindowMs: number;
   /** How long the pipeline may take to start an answer before the client gets a 503. */
   responseTimeoutMs: number;
+  /** Megabytes of the search index a process keeps loaded (functions/search/engine.ts CACHE_LIMITS). */
+  searchCacheMb: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Raw environment, for modules with settings of their own (signing keys, tip settings). */
   vars: Record<string, string | undefined>;

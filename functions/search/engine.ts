@@ -58,12 +58,20 @@ const MAX_FUZZY_LENGTH = 24;
 const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.length <= MAX_FUZZY_LENGTH;
 
 /**
- * Bounds on what a process keeps, so that it fits a 128 MB function isolate whatever the size of the show (bench/:
- * a shard is ~45 KB of JSON, ~0.15 MB once loaded; a chunk of 16 passages ~10 KB of JSON, ~25 KB loaded; an
- * answer ~5 KB). A query needs a few shards and one passage chunk per result it shows. A host with more memory
- * may raise them before the first query.
+ * What a process keeps of the index, in bytes (approximate: what the loaded shards and passage chunks hold), so
+ * that memory does not grow with the show, only with what is asked. A query needs a few shards and one passage
+ * chunk per result it shows; a shard is ~45 KB of JSON and about as much loaded (typed arrays), a chunk of 16
+ * passages ~10 KB. The default fits a 128 MB function isolate; SEARCH_CACHE_MB (functions/env.ts) sets it per
+ * host, read once before the first query (configureSearchCaches). Answers are counted, not weighed (~5 KB each).
  */
-export const CACHE_LIMITS = { shards: 160, passageChunks: 1_024, answers: 2_000 };
+export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024, answers: 2_000 };
+/** Of the byte budget, the share for shards (the rest holds passage chunks). */
+const SHARD_SHARE = 0.6;
+
+/** Sets the index cache budget (megabytes) for engines created after the call: once per process, at start. */
+export function configureSearchCaches(megabytes: number): void {
+  CACHE_LIMITS.bytes = Math.max(1, megabytes) * 1024 * 1024;
+}
 
 export interface EpisodeHit {
   id: number;
@@ -105,9 +113,13 @@ interface Lookup {
   shards: number[];
 }
 
-/** A small LRU map: get refreshes, set evicts the least recently used entry past the limit. */
+/**
+ * A small LRU map with a budget: each entry weighs 1 unless weighed (weigh(), e.g. bytes once a load resolved);
+ * get refreshes, and past the limit the least recently used entries are evicted (never the last one left).
+ */
 export class Lru<K, V> {
-  readonly #map = new Map<K, V>();
+  readonly #map = new Map<K, { value: V; weight: number }>();
+  #total = 0;
   readonly limit: number;
   constructor(limit: number) {
     this.limit = limit;
@@ -115,38 +127,72 @@ export class Lru<K, V> {
   get size(): number {
     return this.#map.size;
   }
-  get(key: K): V | undefined {
-    const value = this.#map.get(key);
-    if (value !== undefined) {
-      this.#map.delete(key);
-      this.#map.set(key, value);
-    }
-    return value;
+  /** The sum of the entries' weights. */
+  get weight(): number {
+    return this.#total;
   }
-  set(key: K, value: V): void {
+  get(key: K): V | undefined {
+    const entry = this.#map.get(key);
+    if (entry === undefined) return undefined;
     this.#map.delete(key);
-    this.#map.set(key, value);
-    if (this.#map.size > this.limit) this.#map.delete(this.#map.keys().next().value as K);
+    this.#map.set(key, entry);
+    return entry.value;
+  }
+  set(key: K, value: V, weight = 1): void {
+    this.delete(key);
+    this.#map.set(key, { value, weight });
+    this.#total += weight;
+    this.#evict();
+  }
+  /** Changes the weight of an entry still held (a no-op otherwise). */
+  weigh(key: K, value: V, weight: number): void {
+    const entry = this.#map.get(key);
+    if (entry?.value !== value) return;
+    this.#total += weight - entry.weight;
+    entry.weight = weight;
+    this.#evict();
   }
   delete(key: K): void {
-    this.#map.delete(key);
+    const entry = this.#map.get(key);
+    if (entry) {
+      this.#total -= entry.weight;
+      this.#map.delete(key);
+    }
   }
   clear(): void {
     this.#map.clear();
+    this.#total = 0;
+  }
+  #evict(): void {
+    while (this.#total > this.limit && this.#map.size > 1) this.delete(this.#map.keys().next().value as K);
   }
 }
 
-/** A transcript posting: episode id → the episode's best passages for the term, [passage, score, ...]. */
+/** A transcript posting as published: episode id → the episode's best passages for the term, [passage, score, ...]. */
 type ShardPosting = { text?: Record<string, { p?: number[] }> };
 
+/**
+ * A term's transcript posting as the engine keeps it: the episodes (ascending as published), and for episode k its
+ * best passages passages[at[k]] … passages[at[k + 1] - 1] with their scores. Typed arrays hold a posting in a
+ * fraction of the memory of the parsed JSON objects, so a host can keep many more shards.
+ */
+interface Posting {
+  episodes: Int32Array;
+  at: Int32Array;
+  passages: Int32Array;
+  scores: Float64Array;
+}
+
 interface LoadedShard {
-  /** The shard's inverted index (term → posting), as Lunr's own would hold it. */
-  vocabulary: Record<string, ShardPosting>;
+  /** The shard's vocabulary: term → posting. */
+  vocabulary: Map<string, Posting>;
   /**
-   * The shard as a Lunr index, made on first use: only prefixes and typo tolerance need its automaton, whose
-   * construction was most of a shard's load time (bench/, N = 1,000).
+   * The vocabulary as Lunr's automaton, made on first use: only a prefix or a typo-tolerant lookup needs it, and
+   * building it was most of a shard's load time when every shard was loaded as a lunr.Index.
    */
-  index(): lunr.Index;
+  tokenSet(): lunr.TokenSet;
+  /** Approximate bytes held (for the cache's budget). */
+  bytes: number;
 }
 
 interface LoadedChunk extends PassageChunk {
@@ -167,8 +213,8 @@ export class SearchEngine {
   readonly #topVocabulary: Record<string, unknown>;
   readonly #episodes: Map<number, ServiceEpisode>;
   readonly #read: DocumentReader;
-  readonly #shards = new Lru<number, Promise<LoadedShard>>(CACHE_LIMITS.shards);
-  readonly #chunks = new Lru<string, Promise<LoadedChunk>>(CACHE_LIMITS.passageChunks);
+  readonly #shards = new Lru<number, Promise<LoadedShard>>(CACHE_LIMITS.bytes * SHARD_SHARE);
+  readonly #chunks = new Lru<string, Promise<LoadedChunk>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE));
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
 
@@ -228,7 +274,7 @@ export class SearchEngine {
   /** Whether the index has a stem (already stemmed). */
   async #knowsStem(stem: string): Promise<boolean> {
     if (Object.hasOwn(this.#topVocabulary, stem)) return true;
-    return Object.hasOwn((await this.#shard(this.#shardOf(stem))).vocabulary, stem);
+    return (await this.#shard(this.#shardOf(stem))).vocabulary.has(stem);
   }
 
   /**
@@ -290,8 +336,8 @@ export class SearchEngine {
   }
 
   /** How many shards and passage chunks this process holds (for tests and the benchmark). */
-  get loaded(): { shards: number; passageChunks: number; answers: number } {
-    return { shards: this.#shards.size, passageChunks: this.#chunks.size, answers: this.answers.size };
+  get loaded(): { shards: number; passageChunks: number; answers: number; bytes: number } {
+    return { shards: this.#shards.size, passageChunks: this.#chunks.size, answers: this.answers.size, bytes: this.#shards.weight + this.#chunks.weight };
   }
 
   /**
@@ -315,7 +361,7 @@ export class SearchEngine {
   async #knows(term: string): Promise<boolean> {
     const stem = this.analyzer.stem(term);
     if (Object.hasOwn(this.#topVocabulary, stem)) return true;
-    return Object.hasOwn((await this.#shard(this.#shardOf(stem))).vocabulary, stem);
+    return (await this.#shard(this.#shardOf(stem))).vocabulary.has(stem);
   }
 
   /** Every matching episode, best first (score descending, ties by id ascending). */
@@ -335,17 +381,23 @@ export class SearchEngine {
     const shards = new Map<number, LoadedShard>();
     await Promise.all([...needed].map(async (n) => shards.set(n, await this.#shard(n))));
 
+    // Per matching episode (hundreds for a common word at N = 1,000): small arrays rather than Sets and Maps,
+    // which were much of a query's garbage (bench/ profile: GC a quarter of the time).
     interface Acc {
       doc: number;
-      docTerms: Set<string>;
-      terms: Set<string>;
-      passages: Map<number, number>;
+      docTerms: string[];
+      terms: string[];
+      /** [passage, score, passage, score, ...]: a few entries (a term's best passages, summed over terms). */
+      passages: number[];
     }
     const acc = new Map<number, Acc>();
     const entry = (id: number) => {
       let e = acc.get(id);
-      if (!e) acc.set(id, (e = { doc: 0, docTerms: new Set(), terms: new Set(), passages: new Map() }));
+      if (!e) acc.set(id, (e = { doc: 0, docTerms: [], terms: [], passages: [] }));
       return e;
+    };
+    const addTerm = (list: string[], t: string) => {
+      if (!list.includes(t)) list.push(t);
     };
     const presence: Array<Set<number>> = [];
     let norm = 0;
@@ -377,32 +429,36 @@ export class SearchEngine {
           if (!scored) continue;
           const e = entry(id);
           e.doc += l.boost * r.score * unit;
-          for (const t of Object.keys(r.matchData.metadata)) e.docTerms.add(t);
+          for (const t of Object.keys(r.matchData.metadata)) addTerm(e.docTerms, t);
         }
         // Transcript: each posting lists the episode's best passages for the term, with their scores.
-        const add = (ref: string, t: string, p: number[] | undefined) => {
-          const id = Number(ref);
-          if (!this.#episodes.has(id)) return;
-          having.add(id);
-          if (!scored) return;
-          const e = entry(id);
-          expanded.add(t);
-          e.terms.add(t);
-          if (!p) return;
-          for (let i = 0; i < p.length; i += 2) e.passages.set(p[i]!, (e.passages.get(p[i]!) ?? 0) + l.boost * p[i + 1]!);
+        const add = (posting: Posting, t: string) => {
+          for (let k = 0; k < posting.episodes.length; k++) {
+            const id = posting.episodes[k]!;
+            if (!this.#episodes.has(id)) continue;
+            having.add(id);
+            if (!scored) continue;
+            const e = entry(id);
+            expanded.add(t);
+            addTerm(e.terms, t);
+            const ps = e.passages;
+            for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) {
+              const p = posting.passages[i]!;
+              let j = 0;
+              while (j < ps.length && ps[j] !== p) j += 2;
+              if (j < ps.length) ps[j + 1]! += l.boost * posting.scores[i]!;
+              else ps.push(p, l.boost * posting.scores[i]!);
+            }
+          }
         };
+        // A word as typed is one posting; a prefix or a typo-tolerant word is expanded to the shard's terms with
+        // Lunr's TokenSet, as lunr.Index#query expands a clause, and each term's posting is read.
         for (const n of l.shards) {
           const shard = shards.get(n)!;
-          if (!l.wildcard && !l.fuzzy) {
-            // A word as typed is one posting: read it from the shard's inverted index, as Lunr's query would after
-            // matching the term against the whole vocabulary, without building that vocabulary's automaton.
-            const posting = Object.hasOwn(shard.vocabulary, l.key) ? shard.vocabulary[l.key]!.text : undefined;
-            for (const ref in posting) add(ref, l.key, posting[ref]!.p);
-            continue;
-          }
-          for (const r of run(shard.index())) {
-            const metadata = r.matchData.metadata as Record<string, Record<string, { p?: number[] }>>;
-            for (const t in metadata) add(r.ref, t, metadata[t]!.text?.p);
+          const terms = !l.wildcard && !l.fuzzy ? [l.key] : expandTerm(shard.tokenSet(), l.key, l.wildcard, l.fuzzy);
+          for (const t of terms) {
+            const posting = shard.vocabulary.get(t);
+            if (posting) add(posting, t);
           }
         }
         if (scored) norm += l.boost * l.boost * expanded.size;
@@ -421,13 +477,15 @@ export class SearchEngine {
     const maxPassages = weights.passageWeights.length;
     const scoreOf = (e: Acc, best: Array<[number, number]>) => {
       let score = weights.episodeWeight * e.doc;
-      best.forEach(([, s], i) => (score += weights.passageWeights[i]! * s));
+      for (let i = 0; i < maxPassages && i < best.length; i++) score += weights.passageWeights[i]! * best[i]![1];
       return score * scale;
     };
     // The episode's best passages for the whole query (ties: the earlier passage).
     const ranked = [...acc].map(([id, e]) => {
-      const best = [...e.passages].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      return { id, e, best, score: scoreOf(e, best.slice(0, maxPassages)) };
+      const best: Array<[number, number]> = [];
+      for (let j = 0; j < e.passages.length; j += 2) best.push([e.passages[j]!, e.passages[j + 1]!]);
+      best.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      return { id, e, best, score: scoreOf(e, best) };
     });
     if (options.rescore) {
       // /ask: the leading episodes' candidates are re-ranked with their texts, then summed as for /api/search.
@@ -435,10 +493,10 @@ export class SearchEngine {
       await Promise.all(
         ranked.slice(0, ASK_RESCORED_EPISODES).map(async (r) => {
           if (!r.best.length) return;
-          const candidates: Candidate[] = r.best.slice(0, ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms: [...r.e.terms] }));
+          const candidates: Candidate[] = r.best.slice(0, ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms: r.e.terms }));
           const rescored = await options.rescore!(r.id, candidates).catch(() => candidates);
           r.best = rescored.map((c) => [c.index, c.score]);
-          r.score = scoreOf(r.e, r.best.slice(0, maxPassages));
+          r.score = scoreOf(r.e, r.best);
         }),
       );
     }
@@ -448,8 +506,8 @@ export class SearchEngine {
       hits.push({
         id,
         score: Math.round(score * 10_000) / 10_000,
-        passage: best.length ? { index: best[0]![0], terms: [...e.terms] } : undefined,
-        docTerms: [...e.docTerms],
+        passage: best.length ? { index: best[0]![0], terms: e.terms } : undefined,
+        docTerms: e.docTerms,
       });
     }
     return hits.sort((a, b) => b.score - a.score || a.id - b.id);
@@ -507,16 +565,10 @@ export class SearchEngine {
   #shard(n: number): Promise<LoadedShard> {
     let pending = this.#shards.get(n);
     if (!pending) {
-      pending = this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => {
-        const serialized = (await res.json()) as { invertedIndex?: Array<[string, ShardPosting]> };
-        if (!Array.isArray(serialized?.invertedIndex)) throw new Error(`shard ${n}: not a serialized Lunr index; rebuild the site`);
-        const vocabulary: Record<string, ShardPosting> = Object.create(null);
-        for (const [term, posting] of serialized.invertedIndex) vocabulary[term] = posting;
-        let index: lunr.Index | undefined;
-        return { vocabulary, index: () => (index ??= lunr.Index.load(serialized as object)) };
-      });
-      pending.catch(() => this.#shards.delete(n));
-      this.#shards.set(n, pending);
+      pending = this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => compactShard(n, await res.json()));
+      const loading = pending;
+      loading.then((shard) => this.#shards.weigh(n, loading, shard.bytes), () => this.#shards.delete(n));
+      this.#shards.set(n, pending, 64 * 1024);
     }
     return pending;
   }
@@ -536,8 +588,12 @@ export class SearchEngine {
         for (let at = body.text.indexOf('\n'); at >= 0; at = body.text.indexOf('\n', at + 1)) offsets.push(at + 1);
         return { ...body, offsets };
       });
-      pending.catch(() => this.#chunks.delete(key));
-      this.#chunks.set(key, pending);
+      const loading = pending;
+      loading.then(
+        (chunk) => this.#chunks.weigh(key, loading, 256 + chunk.text.length + 8 * (chunk.starts.length + chunk.offsets.length + 2 * chunk.first.length)),
+        () => this.#chunks.delete(key),
+      );
+      this.#chunks.set(key, pending, 16 * 1024);
     }
     return pending;
   }
@@ -586,6 +642,54 @@ export class SearchEngine {
     }
     return dropUndefined(result);
   }
+}
+
+/** A shard (a serialized Lunr index whose postings carry `p`) as the engine keeps it. */
+function compactShard(n: number, serialized: { invertedIndex?: Array<[string, ShardPosting]> }): LoadedShard {
+  if (!Array.isArray(serialized?.invertedIndex)) throw new Error(`shard ${n}: not a serialized Lunr index; rebuild the site`);
+  const vocabulary = new Map<string, Posting>();
+  let bytes = 0;
+  for (const [term, posting] of serialized.invertedIndex) {
+    const refs = posting?.text ?? {};
+    const ids = Object.keys(refs);
+    let pairs = 0;
+    for (const ref of ids) pairs += (refs[ref]?.p?.length ?? 0) >> 1;
+    const compact: Posting = {
+      episodes: new Int32Array(ids.length),
+      at: new Int32Array(ids.length + 1),
+      passages: new Int32Array(pairs),
+      scores: new Float64Array(pairs),
+    };
+    let i = 0;
+    ids.forEach((ref, k) => {
+      compact.episodes[k] = Number(ref);
+      compact.at[k] = i;
+      const p = refs[ref]?.p ?? [];
+      for (let j = 0; j + 1 < p.length; j += 2, i++) {
+        compact.passages[i] = p[j]!;
+        compact.scores[i] = p[j + 1]!;
+      }
+    });
+    compact.at[ids.length] = i;
+    vocabulary.set(term, compact);
+    bytes += 2 * term.length + 300 + 8 * ids.length + 12 * pairs;
+  }
+  let tokenSet: lunr.TokenSet | undefined;
+  // Published in code-unit order, the order TokenSet.fromArray needs.
+  return { vocabulary, bytes, tokenSet: () => (tokenSet ??= TokenSets.fromArray([...vocabulary.keys()])) };
+}
+
+/** Lunr's TokenSet constructors, which @types/lunr leaves out. */
+const TokenSets = lunr.TokenSet as unknown as {
+  fromArray(sorted: string[]): lunr.TokenSet;
+  fromString(term: string): lunr.TokenSet;
+  fromFuzzyString(term: string, editDistance: number): lunr.TokenSet;
+};
+
+/** A prefix (`key*`) or a word with one edit of tolerance, expanded to the terms of a vocabulary. */
+function expandTerm(vocabulary: lunr.TokenSet, key: string, wildcard: boolean, fuzzy: boolean): string[] {
+  const clause = fuzzy ? TokenSets.fromFuzzyString(key, 1) : TokenSets.fromString(wildcard ? `${key}*` : key);
+  return vocabulary.intersect(clause).toArray();
 }
 
 function vocabularyOf(index: lunr.Index): Record<string, unknown> {

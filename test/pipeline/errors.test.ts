@@ -147,7 +147,7 @@ describe('--help', () => {
   it('lists the settings from the environment', () => {
     const out = spawnSync(process.execPath, [resolve('hosts/node/main.ts'), '--help'], { encoding: 'utf8' });
     expect(out.status).toBe(0);
-    for (const name of ['HOST', 'PORT', 'SITE_URL', 'TRUST_PROXY', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SHUTDOWN_TIMEOUT_MS', 'RESPONSE_TIMEOUT_MS']) {
+    for (const name of ['HOST', 'PORT', 'SITE_URL', 'TRUST_PROXY', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SHUTDOWN_TIMEOUT_MS', 'RESPONSE_TIMEOUT_MS', 'SEARCH_CACHE_MB']) {
       expect(out.stdout).toContain(name);
     }
   });
