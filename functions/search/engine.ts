@@ -20,7 +20,7 @@
 import lunr from 'lunr';
 import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
-import type { SearchResult } from '../../contract/schemas/search.ts';
+import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import { SearchLayoutSchema, type EpisodePassages, type SearchLayout } from '../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
@@ -28,7 +28,10 @@ import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, typ
 import { makeSnippet } from './snippet.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
-import { chapterAnchor, passageTerms, rescorePassages, understandQuestion, type Candidate, type UnderstoodQuestion } from './ask-understanding.ts';
+import {
+  allCandidates, chapterAnchor, MOMENT, passageTerms, pickMoments, questionTerms, rescorePassages, understandQuestion,
+  type Candidate, type EpisodePostings, type UnderstoodQuestion,
+} from './ask-understanding.ts';
 
 export interface RankingWeights {
   episodeWeight: number;
@@ -74,6 +77,8 @@ export interface EpisodeHit {
   docTerms: string[];
   /** /ask: the question as understood, for the chapter anchor of a hit without a passage. */
   understood?: UnderstoodQuestion;
+  /** /ask: the passages offered as the result's moments, best first (the first is `passage`). */
+  moments?: number[];
 }
 
 export interface Ranking {
@@ -87,8 +92,11 @@ interface RankOptions {
   fuzzy?: ReadonlySet<string>;
   /** Ask's retry: the last content word, when unknown, also matches as a prefix. */
   lastAsPrefix?: boolean;
-  /** Re-ranks an episode's candidate passages, best first (/ask's understanding hook); only the leading episodes. */
-  rescore?: (episode: number, candidates: Candidate[]) => Promise<Candidate[]>;
+  /**
+   * Re-ranks an episode's candidate passages, best first (/ask's understanding hook); only the leading episodes.
+   * `postings` are the episode's transcript postings for the query's terms (term → `p`); `rank` its place (from 0).
+   */
+  rescore?: (episode: number, candidates: Candidate[], postings: EpisodePostings, rank: number) => Promise<Candidate[]>;
 }
 
 /** Passages per episode that /ask re-ranks (the ranking then sums the best three, as for /api/search). */
@@ -197,7 +205,12 @@ export class SearchEngine {
         truncated: false,
       };
       const hits = await this.rank(parsed, weights, {
-        rescore: async (episode, candidates) => rescorePassages(understood, candidates, await this.#passageContext(episode), this.analyzer),
+        rescore: async (episode, candidates, postings, rank) => {
+          // The leading episodes: every passage is a candidate, not only those the postings list (ask-understanding.ts).
+          const ctx = await this.#passageContext(episode);
+          const all = rank < MOMENT.episodes ? allCandidates(understood, ctx.count, postings, ctx.terms, candidates[0]?.terms) : [];
+          return rescorePassages(understood, all.length ? all : candidates, ctx, this.analyzer);
+        },
       });
       if (hits.length) return { hits: hits.map((h) => ({ ...h, understood })), fuzzy: false };
     }
@@ -223,24 +236,30 @@ export class SearchEngine {
   async #passageContext(episode: number) {
     const file = await this.#episodePassages(episode);
     return {
+      count: file.first.length,
       text: (index: number) => (index < file.first.length ? join(file, index).text : ''),
-      terms: (index: number) => this.#termsOf(episode, file, index),
+      terms: (index: number) => this.#analysed(episode, file, index).terms,
+      questions: (index: number) => this.#analysed(episode, file, index).questions,
       start: (index: number) => file.starts[file.first[index] ?? 0] ?? 0,
       chapters: this.#chaptersOf(episode),
     };
   }
 
-  /** A passage's index term per word, made on its first re-ranking and kept (bounded): the same passages recur. */
-  readonly #passageTerms = new Lru<string, string[]>(5_000);
-  #termsOf(episode: number, file: LoadedPassages, index: number): string[] {
-    if (index >= file.first.length) return [];
+  /**
+   * A passage's index term per word and the terms of the questions asked in it, made on its first re-ranking and
+   * kept (bounded): the same passages recur.
+   */
+  readonly #passageTerms = new Lru<string, { terms: string[]; questions: string[][] }>(5_000);
+  #analysed(episode: number, file: LoadedPassages, index: number): { terms: string[]; questions: string[][] } {
+    if (index >= file.first.length) return { terms: [], questions: [] };
     const key = `${episode}:${index}`;
-    let terms = this.#passageTerms.get(key);
-    if (!terms) {
-      terms = passageTerms(join(file, index).text, this.analyzer);
-      this.#passageTerms.set(key, terms);
+    let analysed = this.#passageTerms.get(key);
+    if (!analysed) {
+      const text = join(file, index).text;
+      analysed = { terms: passageTerms(text, this.analyzer), questions: questionTerms(text, this.analyzer) };
+      this.#passageTerms.set(key, analysed);
     }
-    return terms;
+    return analysed;
   }
 
   readonly #chapters = new Map<number, Array<{ start: number; title: string }>>();
@@ -306,11 +325,13 @@ export class SearchEngine {
       docTerms: Set<string>;
       terms: Set<string>;
       passages: Map<number, number>;
+      /** /ask: the transcript postings matched (term → `p`), for the re-ranking. */
+      postings?: Map<string, number[]>;
     }
     const acc = new Map<number, Acc>();
     const entry = (id: number) => {
       let e = acc.get(id);
-      if (!e) acc.set(id, (e = { doc: 0, docTerms: new Set(), terms: new Set(), passages: new Map() }));
+      if (!e) acc.set(id, (e = { doc: 0, docTerms: new Set(), terms: new Set(), passages: new Map(), postings: options.rescore ? new Map() : undefined }));
       return e;
     };
     const presence: Array<Set<number>> = [];
@@ -359,6 +380,7 @@ export class SearchEngine {
               e.terms.add(t);
               const p = metadata[t]!.text?.p;
               if (!p) continue;
+              e.postings?.set(t, p);
               for (let i = 0; i < p.length; i += 2) e.passages.set(p[i]!, (e.passages.get(p[i]!) ?? 0) + l.boost * p[i + 1]!);
             }
           }
@@ -385,29 +407,32 @@ export class SearchEngine {
     // The episode's best passages for the whole query (ties: the earlier passage).
     const ranked = [...acc].map(([id, e]) => {
       const best = [...e.passages].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      return { id, e, best, score: scoreOf(e, best.slice(0, maxPassages)) };
+      return { id, e, best, score: scoreOf(e, best.slice(0, maxPassages)), moments: undefined as number[] | undefined };
     });
     if (options.rescore) {
       // /ask: the leading episodes' candidates are re-ranked with their texts, then summed as for /api/search.
       ranked.sort((a, b) => b.score - a.score || a.id - b.id);
       await Promise.all(
-        ranked.slice(0, ASK_RESCORED_EPISODES).map(async (r) => {
+        ranked.slice(0, ASK_RESCORED_EPISODES).map(async (r, rank) => {
           if (!r.best.length) return;
           const candidates: Candidate[] = r.best.slice(0, ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms: [...r.e.terms] }));
-          const rescored = await options.rescore!(r.id, candidates).catch(() => candidates);
+          const rescored = await options.rescore!(r.id, candidates, r.e.postings ?? new Map(), rank).catch(() => candidates);
           r.best = rescored.map((c) => [c.index, c.score]);
+          r.moments = pickMoments(rescored);
           r.score = scoreOf(r.e, r.best.slice(0, maxPassages));
         }),
       );
     }
     const hits: EpisodeHit[] = [];
-    for (const { id, e, best, score } of ranked) {
+    for (const { id, e, best, score, moments } of ranked) {
       if (!(score > 0)) continue;
       hits.push({
         id,
         score: Math.round(score * 10_000) / 10_000,
-        passage: best.length ? { index: best[0]![0], terms: [...e.terms] } : undefined,
+        passage: best.length ? { index: moments?.[0] ?? best[0]![0], terms: [...e.terms] } : undefined,
         docTerms: [...e.docTerms],
+        // /ask offers moments for every hit with passages (past the re-ranked ones: their postings' best).
+        ...(moments ? { moments } : options.rescore && best.length ? { moments: pickMoments(best.map(([index, score]) => ({ index, score, terms: [] }))) } : {}),
       });
     }
     return hits.sort((a, b) => b.score - a.score || a.id - b.id);
@@ -509,14 +534,15 @@ export class SearchEngine {
     };
     const file = hit.passage ? await this.#episodePassages(hit.id) : undefined;
     if (hit.passage && file && hit.passage.index < file.first.length) {
-      const joined = join(file, hit.passage.index);
-      const snippet = makeSnippet(joined.text, new Set(hit.passage.terms), this.analyzer);
-      const cue = joined.firstCue + cueAt(joined.offsets, snippet.offset);
-      const start = Math.floor(file.starts[cue]!);
-      result.snippet = snippet.text;
-      result.start = start;
-      result.timestamp = timestamp(start);
-      result.url = withTime(ep.url, start);
+      const terms = new Set(hit.passage.terms);
+      const first = moment(this, ep.url, file, hit.passage.index, terms);
+      result.snippet = first.snippet;
+      result.start = first.start;
+      result.timestamp = first.timestamp;
+      result.url = first.url;
+      if (hit.moments) {
+        result.moments = hit.moments.filter((i) => i < file.first.length).map((i) => (i === hit.passage!.index ? first : moment(this, ep.url, file, i, terms)));
+      }
     } else {
       if (ep.desc) result.snippet = makeSnippet(ep.desc, new Set(hit.docTerms), this.analyzer).text;
       // No passage (no transcript, or only the episode's fields matched): the best-matching chapter is the moment.
@@ -530,6 +556,15 @@ export class SearchEngine {
     }
     return dropUndefined(result);
   }
+}
+
+/** A moment of an episode: a passage's snippet and the cue it starts at. */
+function moment(engine: { analyzer: Analyzer }, url: string, file: LoadedPassages, index: number, terms: Set<string>): SearchMoment {
+  const joined = join(file, index);
+  const snippet = makeSnippet(joined.text, terms, engine.analyzer);
+  const cue = joined.firstCue + cueAt(joined.offsets, snippet.offset);
+  const start = Math.floor(file.starts[cue]!);
+  return { start, timestamp: timestamp(start), url: withTime(url, start), snippet: snippet.text };
 }
 
 function vocabularyOf(index: lunr.Index): Record<string, unknown> {
