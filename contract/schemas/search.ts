@@ -27,7 +27,10 @@ export const SearchResultSchema = z.object({
    * Beyond the contract, /ask and MCP search_episodes only: up to three moments of the episode that may answer the
    * question, best first; the first is the result's own start, url and snippet.
    */
-  moments: z.array(SearchMomentSchema).optional(),
+  moments: z
+    .array(SearchMomentSchema)
+    .optional()
+    .describe('/ask only: up to three moments of the episode that may answer the question, best first; the first is the result\'s own start, url and snippet.'),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
