@@ -52,7 +52,8 @@ export const TOOLS = {
       'Search every episode by topic, guest, phrase or question, across titles, descriptions and full transcripts. ' +
       'Returns the best-matching episodes, each with a snippet of the matching passage, ' +
       'its timestamp, and the episode, audio and transcript URLs. Keywords rank as /api/search does; a question ' +
-      '(ending in "?" or starting with a question word) is understood as /ask does, related words included.',
+      '(ending in "?" or starting with a question word) is understood as /ask does, related words included, and each ' +
+      'result then also lists up to three moments of the episode that may answer it (`moments`, best first).',
     input: z.object({
       query: z
         .string({ message: 'query must be a string: the words to search for' })

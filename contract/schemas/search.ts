@@ -1,5 +1,14 @@
 import { z } from 'zod';
 
+/** One moment of an episode a result offers: where to start listening, as a link, and what is said there. */
+export const SearchMomentSchema = z.object({
+  start: z.number().nonnegative(),
+  timestamp: z.string(),
+  url: z.url(),
+  snippet: z.string().optional(),
+});
+export type SearchMoment = z.infer<typeof SearchMomentSchema>;
+
 export const SearchResultSchema = z.object({
   id: z.int(),
   title: z.string(),
@@ -14,6 +23,14 @@ export const SearchResultSchema = z.object({
   /** Beyond the contract: where the best-matching passage starts, in seconds and as HH:MM:SS. */
   start: z.number().nonnegative().optional(),
   timestamp: z.string().optional(),
+  /**
+   * Beyond the contract, /ask and MCP search_episodes only: up to three moments of the episode that may answer the
+   * question, best first; the first is the result's own start, url and snippet.
+   */
+  moments: z
+    .array(SearchMomentSchema)
+    .optional()
+    .describe('/ask only: up to three moments of the episode that may answer the question, best first; the first is the result\'s own start, url and snippet.'),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 

@@ -39,6 +39,8 @@ export const IMPLEMENTATIONS: { [N in ToolName]: Implementation<N> } = {
             const when = [r.date, r.duration].filter(Boolean).join(', ');
             const lines = [`${i + 1}. #${r.id} ${r.title}${when ? ` (${when})` : ''}: ${r.url}`];
             if (r.snippet) lines.push(`   ${r.timestamp ? `at ${r.timestamp}: ` : ''}"${r.snippet}"`);
+            // A question's other candidate moments in the episode (/ask's `moments`), after the best one.
+            for (const m of r.moments?.slice(1) ?? []) lines.push(`   also at ${m.timestamp}: ${m.url}${m.snippet ? ` "${m.snippet}"` : ''}`);
             return lines.join('\n');
           })
           .join('\n')

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
-import { chapterAnchor, rescorePassages, understandQuestion } from './ask-understanding.ts';
+import { allCandidates, chapterAnchor, MOMENT, momentScore, pickMoments, rescorePassages, understandQuestion } from './ask-understanding.ts';
 
 let analyzer: Analyzer;
 beforeAll(async () => {
@@ -64,5 +64,74 @@ describe('chapterAnchor', () => {
     const u = (q: string) => understandQuestion(q, analyzer, semantic, known());
     expect(chapterAnchor(u('how do you prepare openings with Stockfish?'), chapters, analyzer)?.start).toBe(1350);
     expect(chapterAnchor(u('volcanoes'), chapters, analyzer)).toBeUndefined();
+  });
+});
+
+describe('allCandidates', () => {
+  const snooze = () => understandQuestion('snooze', analyzer, semantic, known());
+  // Four passages; the posting for "nap" lists only passages 0 and 2 (an episode's best per term).
+  const terms = [['nap', 'nap', 'lunch'], ['walk'], ['nap', 'walk', 'walk', 'walk'], ['nap', 'walk']];
+  const postings = new Map([['nap', [0, 2, 2, 1.2]]]);
+
+  it('scores every passage holding a term: listed ones exactly, others rescaled and capped at the lowest listed score', () => {
+    const u = snooze();
+    const all = allCandidates(u, terms.length, postings, (i) => terms[i]!, ['nap']);
+    const byIndex = new Map(all.map((c) => [c.index, c]));
+    const boost = u.terms.find((t) => t.term === 'nap')!.boost;
+    expect(byIndex.get(0)!.score).toBeCloseTo(2 * boost);
+    expect(byIndex.get(2)!.score).toBeCloseTo(1.2 * boost);
+    expect(byIndex.get(3)!.score).toBeGreaterThan(0);
+    expect(byIndex.get(3)!.score).toBeLessThanOrEqual(1.2 * boost);
+    expect(byIndex.has(1)).toBe(false);
+    expect(all.map((c) => c.index)).toEqual([0, 2, 3]);
+    expect(all[0]!.terms).toEqual(['nap']);
+    // "nap" is a related term of "snooze", not the question's own word.
+    expect(all[0]!.parts!.own).toBe(0);
+    expect(all[0]!.parts!.related).toBeCloseTo(2 * boost);
+  });
+
+  it('weights a term by its rarity among the episode’s passages in the local parts', () => {
+    const own = understandQuestion('walk lunch', analyzer, semantic, known('walk', 'lunch'));
+    const p = new Map([['walk', [1, 1, 2, 0.8, 3, 0.5]], ['lunch', [0, 1]]]);
+    const byIndex = new Map(allCandidates(own, terms.length, p, (i) => terms[i]!).map((c) => [c.index, c]));
+    // "walk" is in 3 of 4 passages, "lunch" in 1: the same raw score counts more for "lunch" locally.
+    expect(byIndex.get(0)!.parts!.own).toBeCloseTo(byIndex.get(1)!.parts!.own);
+    expect(byIndex.get(0)!.parts!.ownLocal).toBeGreaterThan(byIndex.get(1)!.parts!.ownLocal);
+  });
+
+  it('finds nothing without postings', () => {
+    expect(allCandidates(snooze(), terms.length, new Map(), (i) => terms[i]!)).toEqual([]);
+  });
+});
+
+describe('moments', () => {
+  const features = { own: 1, related: 0, ownLocal: 1, relatedLocal: 0, neighbours: 0, coverage: 0, proximity: 0, chapter: 0, asked: 0, framing: 0 };
+
+  it('discounts the welcome and farewell passages and rewards evidence', () => {
+    expect(momentScore({ ...features, framing: 1 })).toBeLessThan(momentScore(features));
+    expect(momentScore({ ...features, coverage: 1 })).toBeGreaterThan(momentScore(features));
+  });
+
+  it('rescorePassages gives every candidate with score parts a moment score; the welcome loses to the same text later', () => {
+    const texts = ['short afternoon snooze', 'unrelated words here', 'short afternoon snooze', 'goodbye'];
+    const ctx = { text: (i: number) => texts[i]!, start: (i: number) => i * 30, chapters: [], count: 4 };
+    const u = understandQuestion('short afternoon snooze', analyzer, semantic, known());
+    const parts = { own: 1, related: 0, ownLocal: 1, relatedLocal: 0 };
+    const ranked = rescorePassages(u, [{ index: 0, score: 1, terms: [], parts }, { index: 2, score: 1, terms: [], parts }], ctx, analyzer);
+    expect(ranked.every((c) => typeof c.moment === 'number')).toBe(true);
+    expect(pickMoments(ranked)[0]).toBe(2);
+  });
+
+  it('pickMoments: best first by moment score, at most MOMENT.max, falling back to the score', () => {
+    const ranked = [
+      { index: 4, score: 3, terms: [], moment: 1 },
+      { index: 7, score: 2, terms: [], moment: 5 },
+      { index: 1, score: 1, terms: [], moment: 2 },
+      { index: 9, score: 0.5, terms: [], moment: 0.1 },
+    ];
+    expect(pickMoments(ranked)).toEqual([7, 1, 4]);
+    expect(pickMoments(ranked, 2)).toEqual([7, 1]);
+    expect(pickMoments([{ index: 3, score: 1, terms: [] }, { index: 5, score: 2, terms: [] }])).toEqual([5, 3]);
+    expect(MOMENT.max).toBe(3);
   });
 });

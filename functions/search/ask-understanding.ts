@@ -89,6 +89,22 @@ export interface Candidate {
   index: number;
   score: number;
   terms: string[];
+  /** The parts of the base score (allCandidates), for choosing the moment inside the episode (momentScore). */
+  parts?: ScoreParts;
+  /** After rescorePassages, with parts: the score for choosing the moment inside the episode. */
+  moment?: number;
+}
+
+/**
+ * A passage's base score split by where it comes from: the question's own words or their related terms, each
+ * also with every term weighted by its rarity among the episode's passages (a word every passage of the episode
+ * holds, "bee" in the bee episode, says which episode, not where in it).
+ */
+export interface ScoreParts {
+  own: number;
+  related: number;
+  ownLocal: number;
+  relatedLocal: number;
 }
 
 export interface PassageContext {
@@ -100,6 +116,88 @@ export interface PassageContext {
   chapters: Array<{ start: number; title: string }>;
   /** The passage's index term per word ('' for stop words), if the caller keeps them (passageTerms otherwise). */
   terms?(index: number): string[];
+  /** How many passages the episode has. */
+  count?: number;
+  /** questionTerms of the passage, if the caller keeps them. */
+  questions?(index: number): string[][];
+}
+
+/**
+ * An episode's transcript postings for the question's terms: index term → the flat [passage, score, ...] list of
+ * the episode's best passages for it (the posting's metadata `p`, unweighted), as the shards publish them.
+ */
+export type EpisodePostings = ReadonlyMap<string, readonly number[]>;
+
+const K1 = 1.2;
+const B = 0.75;
+/** BM25's term-frequency part: what varies from passage to passage for one term (idf and boost do not). */
+const saturation = (tf: number, length: number, average: number) => tf / (K1 * (1 - B + (B * length) / average) + tf);
+
+/**
+ * Every passage of an episode as a candidate, scored with the question's weighted terms. A posting lists only the
+ * episode's best passages per term (PASSAGES_PER_TERM), so a passage that holds several of the question's ideas,
+ * none of them among its best three, was never a candidate. Here a listed passage keeps its exact score and any
+ * other passage holding the term gets the listed score rescaled by BM25's term-frequency part (idf and field
+ * boost cancel out), its length normalised by the episode's average, and capped at the lowest listed score (a
+ * passage left out of the list cannot have scored above it). Passages matching nothing are left out.
+ */
+export function allCandidates(
+  u: UnderstoodQuestion,
+  count: number,
+  postings: EpisodePostings,
+  termsOf: (index: number) => string[],
+  snippetTerms: string[] = [],
+): Candidate[] {
+  const termOf = new Map(u.terms.map((t) => [t.term, t]));
+  const tf: Array<Map<string, number>> = [];
+  const length: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const counts = new Map<string, number>();
+    let n = 0;
+    for (const term of termsOf(i)) {
+      if (!term) continue;
+      n++;
+      if (postings.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+    }
+    tf.push(counts);
+    length.push(n);
+  }
+  const average = Math.max(1, length.reduce((a, b) => a + b, 0) / Math.max(1, count));
+  const scores = new Array<number>(count).fill(0);
+  const parts = Array.from({ length: count }, (): ScoreParts => ({ own: 0, related: 0, ownLocal: 0, relatedLocal: 0 }));
+  const rarest = Math.log(1 + (count - 0.5) / 1.5);
+  for (const [term, p] of postings) {
+    const t = termOf.get(term);
+    if (!t || !t.boost || p.length < 2) continue;
+    const boost = t.boost;
+    let having = 0;
+    for (let i = 0; i < count; i++) if (tf[i]!.has(term)) having++;
+    const rarity = rarest > 0 ? Math.max(0, Math.log(1 + (count - having + 0.5) / (having + 0.5)) / rarest) : 1;
+    const listed = new Map<number, number>();
+    for (let k = 0; k + 1 < p.length; k += 2) listed.set(p[k]!, p[k + 1]!);
+    const [ref, refScore] = [p[0]!, p[1]!];
+    const refPart = ref < count ? saturation(tf[ref]!.get(term) ?? 0, length[ref]!, average) : 0;
+    const floor = p[p.length - 1]!;
+    for (let i = 0; i < count; i++) {
+      const exact = listed.get(i);
+      const n = tf[i]!.get(term) ?? 0;
+      const score = exact ?? (n && refPart > 0 ? Math.min(floor, (refScore * saturation(n, length[i]!, average)) / refPart) : 0);
+      if (!score) continue;
+      scores[i]! += boost * score;
+      if (t.own) {
+        parts[i]!.own += boost * score;
+        parts[i]!.ownLocal += boost * score * rarity;
+      } else {
+        parts[i]!.related += boost * score;
+        parts[i]!.relatedLocal += boost * score * rarity;
+      }
+    }
+  }
+  const out: Candidate[] = [];
+  scores.forEach((score, index) => {
+    if (score > 0) out.push({ index, score, terms: snippetTerms, parts: parts[index]! });
+  });
+  return out.sort((a, b) => b.score - a.score || a.index - b.index);
 }
 
 /** A text's index term per word ('' for stop words and punctuation), positions kept for proximity. */
@@ -123,6 +221,9 @@ export function rescorePassages(
   if (u.concepts.length === 0 || candidates.length === 0) return candidates;
   const weightOf = new Map(u.terms.map((t) => [t.term, t]));
   const byIndex = new Map(candidates.map((c) => [c.index, c]));
+  const titles = new Map<string, number>();
+  // Score parts are normalised by the episode's best base score, so the moment weights do not depend on scale.
+  const top = Math.max(...candidates.map((c) => c.score));
   const rescored = candidates.map((c) => {
     const positions: Array<[number, number, number]> = []; // [token position, concept, weight]
     const tokens = ctx.terms?.(c.index) ?? passageTerms(ctx.text(c.index), analyzer);
@@ -135,12 +236,20 @@ export function rescorePassages(
     const coverage = [...best.values()].reduce((a, b) => a + b, 0) / u.concepts.length;
     const proximity = u.concepts.length > 1 ? closeness(positions, RESCORE.window) : 0;
     const neighbours = (byIndex.get(c.index - 1)?.score ?? 0) + (byIndex.get(c.index + 1)?.score ?? 0);
-    const chapter = chapterMatch(u, chapterAt(ctx.chapters, ctx.start(c.index))?.title ?? '', analyzer);
+    const title = chapterAt(ctx.chapters, ctx.start(c.index))?.title ?? '';
+    let chapter = titles.get(title);
+    if (chapter === undefined) titles.set(title, (chapter = chapterMatch(u, title, analyzer)));
     // A question asked in the passage (the host's "So how do they ...?") names the topic in plain words.
-    const asked = Math.max(0, ...questionsIn(ctx.text(c.index)).map((q) => chapterMatch(u, q, analyzer)));
-    const score = c.score * (1 + RESCORE.coverage * coverage + RESCORE.proximity * proximity + RESCORE.chapter * chapter + RESCORE.asked * asked)
-      + RESCORE.neighbour * neighbours;
-    return { ...c, score };
+    const questions = ctx.questions?.(c.index) ?? questionTerms(ctx.text(c.index), analyzer);
+    const asked = Math.max(0, ...questions.map((q) => termsMatch(u, q)));
+    const evidence = 1 + RESCORE.coverage * coverage + RESCORE.proximity * proximity + RESCORE.chapter * chapter + RESCORE.asked * asked;
+    const score = c.score * evidence + RESCORE.neighbour * neighbours;
+    // The host's welcome and farewell name the episode's topics in plain words; the answers come in between.
+    const framing = ctx.count !== undefined && ctx.count > 2 && (c.index === 0 || c.index === ctx.count - 1) ? 1 : 0;
+    const moment = c.parts
+      ? momentScore({ ...scaled(c.parts, top), neighbours: neighbours / (top || 1), coverage, proximity, chapter, asked, framing })
+      : undefined;
+    return { ...c, score, ...(moment === undefined ? {} : { moment }) };
   });
   return rescored.sort((a, b) => b.score - a.score || a.index - b.index);
 }
@@ -185,14 +294,26 @@ function chapterAt(chapters: Array<{ start: number; title: string }>, seconds: n
 /** Weighted share of the question's ideas a chapter title holds, in [0, 1]. */
 export function chapterMatch(u: UnderstoodQuestion, title: string, analyzer: Analyzer): number {
   if (!title || u.concepts.length === 0) return 0;
+  return termsMatch(u, passageTerms(title, analyzer));
+}
+
+/** Weighted share of the question's ideas that some index terms hold, in [0, 1]. */
+function termsMatch(u: UnderstoodQuestion, terms: string[]): number {
+  if (u.concepts.length === 0) return 0;
   const weightOf = new Map(u.terms.map((t) => [t.term, t]));
   const best = new Map<number, number>();
-  for (const span of analyzer.words(title)) {
-    const term = analyzer.term(span.text);
+  for (const term of terms) {
     const t = term ? weightOf.get(term) : undefined;
     if (t) best.set(t.concept, Math.max(best.get(t.concept) ?? 0, t.boost));
   }
-  return [...best.values()].reduce((a, b) => a + b, 0) / u.concepts.length;
+  let sum = 0;
+  for (const w of best.values()) sum += w;
+  return sum / u.concepts.length;
+}
+
+/** The index terms of each question (sentence ending with "?") in a text. */
+export function questionTerms(text: string, analyzer: Analyzer): string[][] {
+  return questionsIn(text).map((q) => passageTerms(q, analyzer).filter(Boolean));
 }
 
 /**
@@ -222,4 +343,52 @@ const QUESTION_START_EN = /^(how|what|whats|what's|which|who|whom|whose|when|whe
 export function isQuestion(query: string): boolean {
   const text = query.trim();
   return text.endsWith('?') || QUESTION_START_EN.test(text);
+}
+
+const scaled = (p: ScoreParts, by: number): ScoreParts => {
+  const k = by > 0 ? 1 / by : 0;
+  return { own: p.own * k, related: p.related * k, ownLocal: p.ownLocal * k, relatedLocal: p.relatedLocal * k };
+};
+
+/** What momentScore combines for a passage: its score parts and neighbours (relative to the episode's best), and evidence in [0, 1]. */
+export interface MomentFeatures extends ScoreParts {
+  neighbours: number;
+  coverage: number;
+  proximity: number;
+  chapter: number;
+  asked: number;
+  /** 1 for the episode's first and last passage (welcome, farewell). */
+  framing: number;
+}
+
+/**
+ * Weights of the moment score, chosen on the tuning half of the paraphrase set; `max` moments offered per /ask
+ * result, `adjacent`: a moment within this many passages of a better one is offered only if nothing else is left.
+ */
+export const MOMENT = {
+  own: 1, related: 1, ownLocal: 0, relatedLocal: 0, neighbours: 0.25,
+  coverage: 0.6, proximity: 0.5, chapter: 1, asked: 0.5, framing: 0.3,
+  adjacent: 0, max: 3,
+  /** Leading episodes whose every passage is scored (allCandidates); the others keep their postings' candidates. */
+  episodes: 3,
+};
+
+/** The score that orders an episode's passages as moments (the episode's own score is rescorePassages'). */
+export function momentScore(f: MomentFeatures): number {
+  const base = MOMENT.own * f.own + MOMENT.related * f.related + MOMENT.ownLocal * f.ownLocal + MOMENT.relatedLocal * f.relatedLocal;
+  const evidence = 1 + MOMENT.coverage * f.coverage + MOMENT.proximity * f.proximity + MOMENT.chapter * f.chapter + MOMENT.asked * f.asked;
+  return (base * evidence + MOMENT.neighbours * f.neighbours) * (1 - MOMENT.framing * f.framing);
+}
+
+/** The passages a result offers as moments, best first: by their moment score (the episode's score otherwise). */
+export function pickMoments(ranked: Candidate[], max = MOMENT.max): number[] {
+  const sorted = [...ranked].sort((a, b) => (b.moment ?? b.score) - (a.moment ?? a.score) || a.index - b.index);
+  const picked: number[] = [];
+  for (const c of sorted) {
+    if (picked.length >= max) break;
+    if (MOMENT.adjacent && picked.some((i) => Math.abs(i - c.index) <= MOMENT.adjacent)) continue;
+    picked.push(c.index);
+  }
+  for (const c of sorted) if (picked.length < max && !picked.includes(c.index)) picked.push(c.index);
+  return picked;
 }

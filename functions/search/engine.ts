@@ -20,7 +20,7 @@
 import lunr from 'lunr';
 import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
-import type { SearchResult } from '../../contract/schemas/search.ts';
+import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import { SearchLayoutSchema, type PassageChunk, type SearchLayout } from '../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
@@ -28,7 +28,10 @@ import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, typ
 import { makeSnippet } from './snippet.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
-import { chapterAnchor, passageTerms, rescorePassages, understandQuestion, type Candidate, type UnderstoodQuestion } from './ask-understanding.ts';
+import {
+  allCandidates, chapterAnchor, MOMENT, passageTerms, pickMoments, questionTerms, rescorePassages, understandQuestion,
+  type Candidate, type EpisodePostings, type UnderstoodQuestion,
+} from './ask-understanding.ts';
 
 export interface RankingWeights {
   episodeWeight: number;
@@ -82,6 +85,8 @@ export interface EpisodeHit {
   docTerms: string[];
   /** /ask: the question as understood, for the chapter anchor of a hit without a passage. */
   understood?: UnderstoodQuestion;
+  /** /ask: the passages offered as the result's moments, best first (the first is `passage`). */
+  moments?: number[];
 }
 
 export interface Ranking {
@@ -95,8 +100,11 @@ interface RankOptions {
   fuzzy?: ReadonlySet<string>;
   /** Ask's retry: the last content word, when unknown, also matches as a prefix. */
   lastAsPrefix?: boolean;
-  /** Re-ranks an episode's candidate passages, best first (/ask's understanding hook); only the leading episodes. */
-  rescore?: (episode: number, candidates: Candidate[]) => Promise<Candidate[]>;
+  /**
+   * Re-ranks an episode's candidate passages, best first (/ask's understanding hook); only the leading episodes.
+   * `postings` are the episode's transcript postings for the query's terms (term → `p`); `rank` its place (from 0).
+   */
+  rescore?: (episode: number, candidates: Candidate[], postings: EpisodePostings, rank: number) => Promise<Candidate[]>;
 }
 
 /** Passages per episode that /ask re-ranks (the ranking then sums the best three, as for /api/search). */
@@ -254,8 +262,13 @@ export class SearchEngine {
         truncated: false,
       };
       const hits = await this.rank(parsed, weights, {
-        rescore: async (episode, candidates) =>
-          rescorePassages(understood, candidates, await this.#passageContext(episode, candidates.map((c) => c.index)), this.analyzer),
+        rescore: async (episode, candidates, postings, rank) => {
+          // The leading episodes: every passage is a candidate, not only those the postings list (ask-understanding.ts).
+          const every = rank < MOMENT.episodes;
+          const ctx = await this.#passageContext(episode, every ? 'all' : candidates.map((c) => c.index));
+          const all = every ? allCandidates(understood, ctx.count, postings, ctx.terms, candidates[0]?.terms) : [];
+          return rescorePassages(understood, all.length ? all : candidates, ctx, this.analyzer);
+        },
       });
       if (hits.length) return { hits: hits.map((h) => ({ ...h, understood })), fuzzy: false };
     }
@@ -278,14 +291,15 @@ export class SearchEngine {
   }
 
   /**
-   * What rescorePassages reads of an episode's passages (those given: their chunks are loaded first): texts and
+   * What rescorePassages reads of an episode's passages (those given, or all: their chunks are loaded first): texts and
    * starts, chapter titles and starts.
    */
-  async #passageContext(episode: number, indices: number[]) {
+  async #passageContext(episode: number, indices: number[] | 'all') {
     const chunks = new Map<number, LoadedChunk>();
     const perChunk = this.layout.passages.perChunk;
+    const wanted = indices === 'all' ? Array.from({ length: Math.ceil((this.#passageCounts.get(episode) ?? 0) / perChunk) }, (_, c) => c) : indices.map((i) => Math.floor(i / perChunk));
     await Promise.all(
-      [...new Set(indices.map((i) => Math.floor(i / perChunk)))].map(async (c) => {
+      [...new Set(wanted)].map(async (c) => {
         const chunk = await this.#chunk(episode, c).catch(() => undefined);
         if (chunk) chunks.set(c, chunk);
       }),
@@ -295,14 +309,13 @@ export class SearchEngine {
       return chunk && index - chunk.from < chunk.first.length ? chunk : undefined;
     };
     return {
+      count: this.#passageCounts.get(episode) ?? 0,
       text: (index: number) => {
         const chunk = at(index);
         return chunk ? join(chunk, index).text : '';
       },
-      terms: (index: number) => {
-        const chunk = at(index);
-        return chunk ? this.#termsOf(episode, chunk, index) : [];
-      },
+      terms: (index: number) => this.#analysed(episode, at(index), index).terms,
+      questions: (index: number) => this.#analysed(episode, at(index), index).questions,
       start: (index: number) => {
         const chunk = at(index);
         return chunk ? chunk.starts[chunk.first[index - chunk.from]!]! : 0;
@@ -311,16 +324,21 @@ export class SearchEngine {
     };
   }
 
-  /** A passage's index term per word, made on its first re-ranking and kept (bounded): the same passages recur. */
-  readonly #passageTerms = new Lru<string, string[]>(5_000);
-  #termsOf(episode: number, chunk: LoadedChunk, index: number): string[] {
+  /**
+   * A passage's index term per word and the terms of the questions asked in it, made on its first re-ranking and
+   * kept (bounded): the same passages recur.
+   */
+  readonly #passageTerms = new Lru<string, { terms: string[]; questions: string[][] }>(5_000);
+  #analysed(episode: number, chunk: LoadedChunk | undefined, index: number): { terms: string[]; questions: string[][] } {
+    if (!chunk) return { terms: [], questions: [] };
     const key = `${episode}:${index}`;
-    let terms = this.#passageTerms.get(key);
-    if (!terms) {
-      terms = passageTerms(join(chunk, index).text, this.analyzer);
-      this.#passageTerms.set(key, terms);
+    let analysed = this.#passageTerms.get(key);
+    if (!analysed) {
+      const text = join(chunk, index).text;
+      analysed = { terms: passageTerms(text, this.analyzer), questions: questionTerms(text, this.analyzer) };
+      this.#passageTerms.set(key, analysed);
     }
-    return terms;
+    return analysed;
   }
 
   readonly #chapters = new Map<number, Array<{ start: number; title: string }>>();
@@ -389,11 +407,13 @@ export class SearchEngine {
       terms: string[];
       /** [passage, score, passage, score, ...]: a few entries (a term's best passages, summed over terms). */
       passages: number[];
+      /** /ask: the transcript postings matched (term, posting, the episode's place in it), for the re-ranking. */
+      postings?: Array<[string, Posting, number]>;
     }
     const acc = new Map<number, Acc>();
     const entry = (id: number) => {
       let e = acc.get(id);
-      if (!e) acc.set(id, (e = { doc: 0, docTerms: [], terms: [], passages: [] }));
+      if (!e) acc.set(id, (e = { doc: 0, docTerms: [], terms: [], passages: [], postings: options.rescore ? [] : undefined }));
       return e;
     };
     const addTerm = (list: string[], t: string) => {
@@ -441,6 +461,7 @@ export class SearchEngine {
             const e = entry(id);
             expanded.add(t);
             addTerm(e.terms, t);
+            e.postings?.push([t, posting, k]);
             const ps = e.passages;
             for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) {
               const p = posting.passages[i]!;
@@ -485,29 +506,32 @@ export class SearchEngine {
       const best: Array<[number, number]> = [];
       for (let j = 0; j < e.passages.length; j += 2) best.push([e.passages[j]!, e.passages[j + 1]!]);
       best.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      return { id, e, best, score: scoreOf(e, best) };
+      return { id, e, best, score: scoreOf(e, best), moments: undefined as number[] | undefined };
     });
     if (options.rescore) {
       // /ask: the leading episodes' candidates are re-ranked with their texts, then summed as for /api/search.
       ranked.sort((a, b) => b.score - a.score || a.id - b.id);
       await Promise.all(
-        ranked.slice(0, ASK_RESCORED_EPISODES).map(async (r) => {
+        ranked.slice(0, ASK_RESCORED_EPISODES).map(async (r, rank) => {
           if (!r.best.length) return;
           const candidates: Candidate[] = r.best.slice(0, ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms: r.e.terms }));
-          const rescored = await options.rescore!(r.id, candidates).catch(() => candidates);
+          const rescored = await options.rescore!(r.id, candidates, episodePostings(r.e.postings ?? []), rank).catch(() => candidates);
           r.best = rescored.map((c) => [c.index, c.score]);
+          r.moments = pickMoments(rescored);
           r.score = scoreOf(r.e, r.best);
         }),
       );
     }
     const hits: EpisodeHit[] = [];
-    for (const { id, e, best, score } of ranked) {
+    for (const { id, e, best, score, moments } of ranked) {
       if (!(score > 0)) continue;
       hits.push({
         id,
         score: Math.round(score * 10_000) / 10_000,
-        passage: best.length ? { index: best[0]![0], terms: e.terms } : undefined,
+        passage: best.length ? { index: moments?.[0] ?? best[0]![0], terms: e.terms } : undefined,
         docTerms: e.docTerms,
+        // /ask offers moments for every hit with passages (past the re-ranked ones: their postings' best).
+        ...(moments ? { moments } : options.rescore && best.length ? { moments: pickMoments(best.map(([index, score]) => ({ index, score, terms: [] }))) } : {}),
       });
     }
     return hits.sort((a, b) => b.score - a.score || a.id - b.id);
@@ -621,14 +645,22 @@ export class SearchEngine {
     };
     const file = hit.passage ? await this.#chunkOf(hit.id, hit.passage.index) : undefined;
     if (hit.passage && file) {
-      const joined = join(file, hit.passage.index);
-      const snippet = makeSnippet(joined.text, new Set(hit.passage.terms), this.analyzer);
-      const cue = joined.firstCue + cueAt(joined.offsets, snippet.offset);
-      const start = Math.floor(file.starts[cue]!);
-      result.snippet = snippet.text;
-      result.start = start;
-      result.timestamp = timestamp(start);
-      result.url = withTime(ep.url, start);
+      const terms = new Set(hit.passage.terms);
+      const first = moment(this.analyzer, ep.url, file, hit.passage.index, terms);
+      result.snippet = first.snippet;
+      result.start = first.start;
+      result.timestamp = first.timestamp;
+      result.url = first.url;
+      if (hit.moments) {
+        const moments = await Promise.all(
+          hit.moments.map(async (i) => {
+            if (i === hit.passage!.index) return first;
+            const chunk = await this.#chunkOf(hit.id, i);
+            return chunk ? moment(this.analyzer, ep.url, chunk, i, terms) : undefined;
+          }),
+        );
+        result.moments = moments.filter((m): m is SearchMoment => m !== undefined);
+      }
     } else {
       if (ep.desc) result.snippet = makeSnippet(ep.desc, new Set(hit.docTerms), this.analyzer).text;
       // No passage (no transcript, or only the episode's fields matched): the best-matching chapter is the moment.
@@ -690,6 +722,26 @@ const TokenSets = lunr.TokenSet as unknown as {
 function expandTerm(vocabulary: lunr.TokenSet, key: string, wildcard: boolean, fuzzy: boolean): string[] {
   const clause = fuzzy ? TokenSets.fromFuzzyString(key, 1) : TokenSets.fromString(wildcard ? `${key}*` : key);
   return vocabulary.intersect(clause).toArray();
+}
+
+/** /ask's re-ranking reads an episode's postings as term → [passage, score, ...] (ask-understanding.ts). */
+function episodePostings(matched: Array<[string, Posting, number]>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const [term, posting, k] of matched) {
+    const p: number[] = [];
+    for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) p.push(posting.passages[i]!, posting.scores[i]!);
+    out.set(term, p);
+  }
+  return out;
+}
+
+/** A moment of an episode: a passage's snippet and the cue it starts at. */
+function moment(analyzer: Analyzer, url: string, file: LoadedChunk, index: number, terms: Set<string>): SearchMoment {
+  const joined = join(file, index);
+  const snippet = makeSnippet(joined.text, terms, analyzer);
+  const cue = joined.firstCue + cueAt(joined.offsets, snippet.offset);
+  const start = Math.floor(file.starts[cue]!);
+  return { start, timestamp: timestamp(start), url: withTime(url, start), snippet: snippet.text };
 }
 
 function vocabularyOf(index: lunr.Index): Record<string, unknown> {

@@ -85,6 +85,11 @@ in the best-matching passage. \`url\` opens the
 episode page at that moment (\`?t=SECONDS\`). \`score\` is relative: compare scores within one response only.
 Results are ordered by score, ties by id; paging with \`offset\`/\`limit\` gives disjoint pages.
 
+/ask results (and MCP \`search_episodes\` for a question) also carry \`moments\`: up to three places in the episode
+that may answer the question, best first, each \`{start, timestamp, url, snippet}\`. The first is the result's own
+\`start\`, \`url\` and \`snippet\`; offer the others when the first is not it ("also at 00:09:12"). A result
+without a transcript passage has no \`moments\`.
+
 ${extras.searchSyntax ?? ''}
 
 ## Streaming /ask

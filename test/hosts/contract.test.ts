@@ -154,6 +154,8 @@ describe.each(suites)('on %s', (host, depth) => {
     expectRateHeaders(json);
     const answer = AskResponseSchema.parse(await json.json());
     expect(answer.results[0]?.id).toBe(3);
+    // Each result offers its moments, the first being its own start.
+    expect(answer.results[0]?.moments?.[0]?.start).toBe(answer.results[0]?.start);
     const stream = await get('/ask', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },

@@ -195,6 +195,10 @@ describe('tools/call', () => {
     const result = await call('search_episodes', { query: question, limit: 3 });
     const ask = await (await fetch(`${server.url}/ask?q=${encodeURIComponent(question)}&limit=3`)).json();
     expect(result.structuredContent!.results).toEqual(ask.results);
+    // The other moments of the episode are in the text too, after the best one.
+    const [, second] = (ask.results[0] as { moments: Array<{ timestamp: string; url: string }> }).moments;
+    expect(second).toBeDefined();
+    expect(textOf(result)).toContain(`also at ${second!.timestamp}: ${second!.url}`);
   });
 
   it('search_episodes: nothing found is a normal, empty result', async () => {

@@ -22,6 +22,12 @@ export interface MomentMeasurement {
   momentHit1: number;
   momentHit3: number;
   momentMrr: number;
+  /**
+   * The same over the moments offered in reading order: result 1's `moments`, then result 2's, ... (a result
+   * without `moments` offers its own start). hit@1 is the same as momentHit1.
+   */
+  offeredHit3: number;
+  offeredMrr: number;
   misses: Array<{ question: string; want: string; got: string[] }>;
 }
 
@@ -35,6 +41,8 @@ export async function measureMoments(engine: SearchEngine, queries: ParaphraseQu
   let hit1 = 0;
   let hit3 = 0;
   let mRr = 0;
+  let oHit3 = 0;
+  let oRr = 0;
   const misses: MomentMeasurement['misses'] = [];
   for (const q of queries) {
     const results = await Promise.all((await engine.ask(q.question)).hits.slice(0, depth).map((h) => engine.result(h)));
@@ -44,6 +52,10 @@ export async function measureMoments(engine: SearchEngine, queries: ParaphraseQu
     if (at === 0) hit1++;
     if (at >= 0 && at < 3) hit3++;
     if (at >= 0) mRr += 1 / (at + 1);
+    const offered = results.flatMap((r) => (r.moments?.length ? r.moments.map((m) => ({ id: r.id, start: m.start })) : [{ id: r.id, start: r.start }]));
+    const oAt = offered.findIndex((m) => inWindow(q, m.id, m.start));
+    if (oAt >= 0 && oAt < 3) oHit3++;
+    if (oAt >= 0) oRr += 1 / (oAt + 1);
     if (at !== 0) {
       misses.push({
         question: q.question,
@@ -53,8 +65,8 @@ export async function measureMoments(engine: SearchEngine, queries: ParaphraseQu
     }
   }
   const n = queries.length || 1;
-  return { n: queries.length, episodeMrr: epRr / n, momentHit1: hit1 / n, momentHit3: hit3 / n, momentMrr: mRr / n, misses };
+  return { n: queries.length, episodeMrr: epRr / n, momentHit1: hit1 / n, momentHit3: hit3 / n, momentMrr: mRr / n, offeredHit3: oHit3 / n, offeredMrr: oRr / n, misses };
 }
 
 export const fmtMoments = (m: MomentMeasurement) =>
-  `episode MRR ${m.episodeMrr.toFixed(3)}  moment hit@1 ${m.momentHit1.toFixed(3)}  hit@3 ${m.momentHit3.toFixed(3)}  moment MRR ${m.momentMrr.toFixed(3)}  (n=${m.n})`;
+  `episode MRR ${m.episodeMrr.toFixed(3)}  moment hit@1 ${m.momentHit1.toFixed(3)}  hit@3 ${m.momentHit3.toFixed(3)}  moment MRR ${m.momentMrr.toFixed(3)}  | moments offered: hit@3 ${m.offeredHit3.toFixed(3)}  MRR ${m.offeredMrr.toFixed(3)}  (n=${m.n})`;

@@ -12,7 +12,9 @@ passage re-ranking), so a regression and the gain of the related terms are both 
 measured: tune hit@1 0.406, hit@3 0.453, moment MRR 0.430; held out 0.438, 0.438, 0.438; speakers' words 0.880.
  *
  * Thresholds sit below the measured values (see the commit log for the figures), to allow a content edit, not a
- * regression.
+ * regression. Measured with `moments` (issue 14, third session): everyday all hit@1 0.542, hit@3 0.573, moment MRR
+ * 0.559, moments offered hit@3 0.688; speakers' words hit@1 1.000; overall (everyday + speakers' words) moment MRR
+ * 0.650, moments offered MRR 0.697.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,8 +39,9 @@ const heldout = queries.filter((q) => q.group === 'everyday' && q.split === 'hel
 const speakers = queries.filter((q) => q.group === 'speakers');
 
 const THRESHOLDS = {
-  everyday: { momentHit1: 0.5, momentHit3: 0.5, momentMrr: 0.5, episodeMrr: 0.9 },
-  speakers: { momentHit1: 0.85 },
+  everyday: { momentHit1: 0.52, momentHit3: 0.55, momentMrr: 0.54, episodeMrr: 0.93, offeredHit3: 0.66 },
+  speakers: { momentHit1: 0.95 },
+  overall: { momentMrr: 0.63, offeredMrr: 0.68 },
 };
 
 let engine: SearchEngine;
@@ -69,10 +72,12 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
       ['everyday, held out', await measureMoments(plain, heldout), await measureMoments(engine, heldout)],
       ['everyday, all', await measureMoments(plain, [...tune, ...heldout]), await measureMoments(engine, [...tune, ...heldout])],
       ["speakers' words", await measureMoments(plain, speakers), await measureMoments(engine, speakers)],
+      ['overall', await measureMoments(plain, queries), await measureMoments(engine, queries)],
     ];
     console.log(
       [
-        'paraphrase set (moment = start within the answer window, 15 s early allowed)',
+        'paraphrase set (moment = start within the answer window, 15 s early allowed; "moments offered": over each',
+        "result's moments in reading order, result 1's then result 2's ...; overall = everyday and speakers' words)",
         ...rows.flatMap(([name, before, after]) => [`  ${name.padEnd(20)} no related terms: ${fmtMoments(before)}`, `  ${''.padEnd(20)} understood:       ${fmtMoments(after)}`]),
       ].join('\n'),
     );
@@ -81,7 +86,10 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
     expect(all.momentHit3).toBeGreaterThanOrEqual(THRESHOLDS.everyday.momentHit3);
     expect(all.momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.everyday.momentMrr);
     expect(all.episodeMrr).toBeGreaterThanOrEqual(THRESHOLDS.everyday.episodeMrr);
+    expect(all.offeredHit3).toBeGreaterThanOrEqual(THRESHOLDS.everyday.offeredHit3);
     expect(rows[3]![2].momentHit1).toBeGreaterThanOrEqual(THRESHOLDS.speakers.momentHit1);
+    expect(rows[4]![2].momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.momentMrr);
+    expect(rows[4]![2].offeredMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.offeredMrr);
     // Related terms do no worse than the words as typed on the held-out half, on the whole set and on the
     // speakers' words. (On the sharded index the tuning half is one question lower with them, 0.539 vs 0.555
     // moment MRR: an episode's candidates are the passages its postings list, 3 per word, not all of its passages.)

@@ -181,6 +181,31 @@ describe('/ask JSON', () => {
     expect(fromPost.query).toBe(question);
   });
 
+  it('offers up to three moments per result, the first being the result’s own start; /api/search has none', async () => {
+    // A question of the paraphrase set's tuning half whose best moment is not the result's own start.
+    const question = 'have battery powered bikes changed how far people ride?';
+    const body = AskResponseSchema.parse(await (await get(`/ask?q=${encodeURIComponent(question)}&limit=3`)).json());
+    expect(body.results[0]!.id).toBe(9);
+    for (const r of body.results) {
+      if (r.start === undefined) continue;
+      const moments = r.moments!;
+      expect(moments.length).toBeGreaterThanOrEqual(1);
+      expect(moments.length).toBeLessThanOrEqual(3);
+      expect(moments[0]).toEqual({ start: r.start, timestamp: r.timestamp, url: r.url, snippet: r.snippet });
+      expect(new Set(moments.map((m) => m.start)).size).toBe(moments.length);
+      for (const m of moments) {
+        expect(new URL(m.url).searchParams.get('t')).toBe(String(m.start));
+        expect(new URL(m.url).pathname).toBe(new URL(r.url).pathname);
+        const [h, min, sec] = m.timestamp.split(':').map(Number);
+        expect(h! * 3600 + min! * 60 + sec!).toBe(m.start);
+      }
+    }
+    // Among the moments offered is where e-bikes come up (9:56–10:57, 15 s early allowed).
+    expect(body.results[0]!.moments!.some((m) => m.start >= 581 && m.start <= 657)).toBe(true);
+    const searched = await searchJson(`q=${encodeURIComponent('bees hive')}&limit=3`);
+    expect(searched.results.every((r) => r.moments === undefined)).toBe(true);
+  });
+
   it('ignores unknown body fields and uses the default limit', async () => {
     const res = await postAsk({ query: 'the water and the time', extra: { nested: true }, stream: 1 });
     expect(res.status).toBe(200);

