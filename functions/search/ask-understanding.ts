@@ -202,7 +202,7 @@ export function allCandidates(
 
 /** A text's index term per word ('' for stop words and punctuation), positions kept for proximity. */
 export function passageTerms(text: string, analyzer: Analyzer): string[] {
-  return analyzer.words(text).map((span) => analyzer.term(span.text) ?? '');
+  return analyzer.indexTerms(text);
 }
 
 /** How much coverage of the question's ideas, proximity, neighbours and the chapter title add to a passage. */

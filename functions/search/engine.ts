@@ -111,6 +111,11 @@ interface RankOptions {
 const ASK_CANDIDATES = 8;
 /** Episodes whose passages /ask re-ranks: their passage files are loaded, so the count is bounded. */
 const ASK_RESCORED_EPISODES = 10;
+/**
+ * Passage chunks of a leading episode whose every passage /ask scores. Analysing text is most of /ask's cost: all
+ * of three hour-long episodes (bench/, N = 1,000) took ~40 ms a question, two chunks each ~10 ms.
+ */
+const ASK_SCANNED_CHUNKS = 2;
 
 /** One Lunr term clause, run on the top index and on the shards its terms can be in. */
 interface Lookup {
@@ -263,10 +268,19 @@ export class SearchEngine {
       };
       const hits = await this.rank(parsed, weights, {
         rescore: async (episode, candidates, postings, rank) => {
-          // The leading episodes: every passage is a candidate, not only those the postings list (ask-understanding.ts).
+          // The leading episodes: every passage near the best candidates is a candidate, not only those the postings
+          // list (ask-understanding.ts): the passages of the chunks holding the best candidates, at most
+          // ASK_SCANNED_CHUNKS (a whole 13-minute episode of the sample; ~30 of an hour's ~100 passages).
           const every = rank < MOMENT.episodes;
-          const ctx = await this.#passageContext(episode, every ? 'all' : candidates.map((c) => c.index));
-          const all = every ? allCandidates(understood, ctx.count, postings, ctx.terms, candidates[0]?.terms) : [];
+          const perChunk = this.layout.passages.perChunk;
+          const scanned = new Set<number>();
+          for (const c of candidates) if (scanned.size < ASK_SCANNED_CHUNKS) scanned.add(Math.floor(c.index / perChunk));
+          const wanted = candidates.map((c) => c.index);
+          if (every) for (const c of scanned) for (let i = c * perChunk; i < (c + 1) * perChunk; i++) wanted.push(i);
+          const ctx = await this.#passageContext(episode, wanted);
+          const listed = new Set(candidates.map((c) => c.index));
+          const termsOf = (i: number) => (listed.has(i) || scanned.has(Math.floor(i / perChunk)) ? ctx.terms(i) : []);
+          const all = every ? allCandidates(understood, ctx.count, postings, termsOf, candidates[0]?.terms) : [];
           return rescorePassages(understood, all.length ? all : candidates, ctx, this.analyzer);
         },
       });
@@ -291,13 +305,14 @@ export class SearchEngine {
   }
 
   /**
-   * What rescorePassages reads of an episode's passages (those given, or all: their chunks are loaded first): texts and
+   * What rescorePassages reads of an episode's passages (those given: their chunks are loaded first): texts and
    * starts, chapter titles and starts.
    */
-  async #passageContext(episode: number, indices: number[] | 'all') {
+  async #passageContext(episode: number, indices: number[]) {
     const chunks = new Map<number, LoadedChunk>();
     const perChunk = this.layout.passages.perChunk;
-    const wanted = indices === 'all' ? Array.from({ length: Math.ceil((this.#passageCounts.get(episode) ?? 0) / perChunk) }, (_, c) => c) : indices.map((i) => Math.floor(i / perChunk));
+    const count = this.#passageCounts.get(episode) ?? 0;
+    const wanted = indices.filter((i) => i >= 0 && i < count).map((i) => Math.floor(i / perChunk));
     await Promise.all(
       [...new Set(wanted)].map(async (c) => {
         const chunk = await this.#chunk(episode, c).catch(() => undefined);
