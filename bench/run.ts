@@ -317,7 +317,7 @@ async function httpSuite(server: Server, work: string, clientDir: string, querie
 async function profileServer(kind: 'cold' | 'search', distDir: string, work: string, queries: QuerySet, options: LoadOptions): Promise<ProfileSummary> {
   const dir = join(work, `profile-${kind}`);
   mkdirSync(dir, { recursive: true });
-  const server = await startServer([join(ROOT, 'hosts/node/main.ts')], {
+  const server = await startServer([join(ROOT, 'hosts/node/start.ts')], {
     env: serverEnv(distDir),
     cwd: ROOT,
     timeoutMs: 300_000,
@@ -477,7 +477,7 @@ async function benchOne(n: number): Promise<BenchResult> {
     await stage(result, 'cold start', async () => {
       const count = Math.max(1, Number(values['cold-starts']));
       for (let i = 0; i < count; i++) {
-        server = await startServer([join(ROOT, 'hosts/node/main.ts')], { env: serverEnv(distDir), cwd: ROOT, timeoutMs: 300_000 });
+        server = await startServer([join(ROOT, 'hosts/node/start.ts')], { env: serverEnv(distDir), cwd: ROOT, timeoutMs: 300_000 });
         const c = await coldStart(server, queries.probe);
         coldStarts.push(c);
         log(`  cold start ${i + 1}: listening ${Math.round(c.toListeningMs)} ms, first search ${Math.round(c.toFirstSearchMs)} ms (HTTP ${c.status})`);

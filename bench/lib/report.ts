@@ -239,7 +239,7 @@ function render(r: BenchResult, all: BenchResult[] = [r]): string {
     out.push(
       `### Server: cold start and memory\n\n` +
         table(
-          ['`node hosts/node/main.ts`', 'median', 'runs'],
+          ['`node hosts/node/start.ts` (npm start)', 'median', 'runs'],
           [
             ['Process start → listening', ms(c.medianToListeningMs), c.runs.map((x) => ms(x.toListeningMs)).join(', ')],
             ['Process start → first /api/search answered', ms(c.medianToFirstSearchMs), c.runs.map((x) => `${ms(x.toFirstSearchMs)}${x.status !== 200 ? ` (HTTP ${x.status})` : ''}`).join(', ')],

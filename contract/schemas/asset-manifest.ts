@@ -30,3 +30,13 @@ export const AssetManifestSchema = z.object({
   files: z.record(z.string(), AssetEntrySchema),
 });
 export type AssetManifest = z.infer<typeof AssetManifestSchema>;
+
+/**
+ * What a host checks of the manifest at start: the envelope and a few entries. The build wrote it from this
+ * schema; parsing all of it cost ~100 ms of a 1 s cold start at N = 1,000 episodes (16,000 files, bench/).
+ */
+export function trustedManifest(json: unknown): AssetManifest {
+  const envelope = AssetManifestSchema.extend({ files: z.record(z.string(), z.unknown()) }).parse(json);
+  for (const entry of Object.values(envelope.files).slice(0, 8)) AssetEntrySchema.parse(entry);
+  return envelope as AssetManifest;
+}

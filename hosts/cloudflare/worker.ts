@@ -13,7 +13,7 @@ import { createRemoteStaticResponder, forwardedAssetRequest } from '../../functi
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import type { Logger } from '../../functions/types.ts';
 import { MANIFEST_PATH } from '../../contract/http-policy.ts';
-import { AssetManifestSchema } from '../../contract/schemas/asset-manifest.ts';
+import { trustedManifest } from '../../contract/schemas/asset-manifest.ts';
 import { DurableObjectRateLimitStore, RateLimitCounter, type CounterNamespace } from './rate-limit.ts';
 import { DurableObjectSingleUseStore, SingleUseEntry, type EntryNamespace } from './single-use.ts';
 
@@ -37,7 +37,7 @@ async function createWorkerApp(env: Env): Promise<App> {
   const serviceEnv = readServiceEnv(vars);
   const log = consoleLogger(serviceEnv.logLevel);
   const fetchAsset = (path: string) => env.ASSETS.fetch(new Request(`${ASSET_ORIGIN}${path}`));
-  const manifest = AssetManifestSchema.parse(await (await fetchAsset(MANIFEST_PATH)).json());
+  const manifest = trustedManifest(await (await fetchAsset(MANIFEST_PATH)).json());
   const serveStatic = createRemoteStaticResponder(manifest, (path, request) => env.ASSETS.fetch(forwardedAssetRequest(`${ASSET_ORIGIN}${path}`, request)));
   await prepareSigningKey(serviceEnv, log).catch(() => {});
   return createApp({

@@ -260,3 +260,19 @@ describe('/AGENTS.md and /docs.md', () => {
     for (const code of Object.keys(ERROR_CODES)) expect(text).toContain(`\`${code}\``);
   });
 });
+
+describe('documents the hosts trust at start', () => {
+  // Hosts check only the envelope and a few entries of these at start (trustedManifest, trustedServiceData): the
+  // whole of them must match their schemas, as written by the build.
+  it('/_manifest.json and /service.json match their whole schemas', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { AssetManifestSchema } = await import('../../contract/schemas/asset-manifest.ts');
+    const { ServiceDataSchema } = await import('../../contract/schemas/service-data.ts');
+    const client = join(inject('distDir'), 'client');
+    const manifest = AssetManifestSchema.parse(JSON.parse(readFileSync(join(client, '_manifest.json'), 'utf8')));
+    expect(Object.keys(manifest.files).length).toBeGreaterThan(50);
+    const service = ServiceDataSchema.parse(JSON.parse(readFileSync(join(client, 'service.json'), 'utf8')));
+    expect(service.episodes.length).toBe(episodes.length);
+  });
+});
