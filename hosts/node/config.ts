@@ -21,11 +21,11 @@ export const ENV_HELP = `Environment:
 ${SERVICE_ENV_HELP}`;
 
 /**
- * A server keeps more of the search index loaded than a 128 MB function isolate: at N = 1,000 (bench/) the whole
- * transcript index is ~40 MB as the engine keeps it, and a query computed anew costs a few ms once its shards are
- * held, tens of ms while they are loaded again and again.
+ * A server keeps more of the search index loaded than a 128 MB function isolate: at N = 1,000 (bench/) the shards
+ * and passage chunks of the 200 searches take ~29 MB as the engine keeps them, of the 200 questions ~50 MB, and a
+ * query computed anew costs a few ms once they are held, tens of ms while they are loaded again and again.
  */
-const NODE_DEFAULTS = { searchCacheMb: 96 };
+const NODE_DEFAULTS = { searchCacheMb: 64 };
 
 export function readConfig(vars: Record<string, string | undefined> = process.env): ServerConfig {
   const port = Number(vars.PORT ?? 4321);
