@@ -111,6 +111,12 @@ function buildEnv(corpusDir: string, outDir: string): NodeJS.ProcessEnv {
   };
 }
 
+/** The V8 flags `npm start` runs the server with (package.json), so the bench measures the server as deployed. */
+const START_NODE_ARGS: string[] = (() => {
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  return script.split(/\s+/).filter((arg) => arg.startsWith('--'));
+})();
+
 function serverEnv(distDir: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -321,7 +327,7 @@ async function profileServer(kind: 'cold' | 'search', distDir: string, work: str
     env: serverEnv(distDir),
     cwd: ROOT,
     timeoutMs: 300_000,
-    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir, '--import', join(BENCH, 'lib/exit-on-signal.ts')],
+    nodeArgs: [...START_NODE_ARGS, '--cpu-prof', '--cpu-prof-dir', dir, '--import', join(BENCH, 'lib/exit-on-signal.ts')],
   });
   try {
     await httpCall(`${server.url}/api/search?q=${encodeURIComponent(queries.probe)}`);
@@ -477,7 +483,7 @@ async function benchOne(n: number): Promise<BenchResult> {
     await stage(result, 'cold start', async () => {
       const count = Math.max(1, Number(values['cold-starts']));
       for (let i = 0; i < count; i++) {
-        server = await startServer([join(ROOT, 'hosts/node/start.ts')], { env: serverEnv(distDir), cwd: ROOT, timeoutMs: 300_000 });
+        server = await startServer([join(ROOT, 'hosts/node/start.ts')], { nodeArgs: START_NODE_ARGS, env: serverEnv(distDir), cwd: ROOT, timeoutMs: 300_000 });
         const c = await coldStart(server, queries.probe);
         coldStarts.push(c);
         log(`  cold start ${i + 1}: listening ${Math.round(c.toListeningMs)} ms, first search ${Math.round(c.toFirstSearchMs)} ms (HTTP ${c.status})`);

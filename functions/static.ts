@@ -45,6 +45,11 @@ export interface StaticAsset {
 export interface StaticFiles {
   /** The asset at an exact, already decoded and checked path. */
   get(path: string): StaticAsset | undefined;
+  /**
+   * The same, without keeping it if it was not held already: for documents whose reader keeps its own parsed,
+   * bounded copy (the search engine's shards and passage chunks). Defaults to get().
+   */
+  peek?(path: string): StaticAsset | undefined;
 }
 
 export const STATIC_ALLOW = 'GET, HEAD, OPTIONS';

@@ -46,13 +46,13 @@ export function readManifest(clientDir: string): AssetManifest {
 export interface StaticStoreOptions {
   /** Serve only the files this accepts (function hosts answer only what the function layer must). */
   only?: (path: string, entry: AssetEntry) => boolean;
-  /** Most bytes of file content held in memory at once (default 64 MB). */
+  /** Most bytes of file content held in memory at once (default 32 MB: the documents listeners and apps ask for again and again; the search engine keeps its own parsed copy of what it reads, see dataStoreOver). */
   maxBytes?: number;
 }
 
 export function loadStaticStore(clientDir: string, options: StaticStoreOptions = {}): StaticStore {
   const manifest = readManifest(clientDir);
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const entries = new Map<string, AssetEntry>();
   for (const [path, entry] of Object.entries(manifest.files)) {
     if (!options.only || options.only(path, entry)) entries.set(path, entry);
@@ -72,7 +72,7 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
     const full = join(clientDir, path.slice(1));
     return lstatSync(full, { throwIfNoEntry: false })?.isFile() ? readFileSync(full) : undefined;
   };
-  const load = (path: string, entry: AssetEntry): StaticAsset | undefined => {
+  const load = (path: string, entry: AssetEntry, keep = true): StaticAsset | undefined => {
     const body = readRegular(path);
     if (!body) return undefined;
     const asset: StaticAsset = {
@@ -107,7 +107,7 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
       });
     }
     // A file larger than a quarter of the budget is answered but not kept.
-    if (record.bytes <= maxBytes / 4) {
+    if (keep && record.bytes <= maxBytes / 4) {
       loaded.set(path, record);
       held += record.bytes;
       evict();
@@ -115,7 +115,7 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
     return asset;
   };
 
-  const get = (path: string): StaticAsset | undefined => {
+  const get = (path: string, keep = true): StaticAsset | undefined => {
     const hit = loaded.get(path);
     if (hit) {
       loaded.delete(path);
@@ -127,7 +127,7 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
     const entry = entries.get(path);
     if (!entry) return undefined;
     try {
-      return load(path, entry);
+      return load(path, entry, keep);
     } catch {
       // Removed since the start (a redeploy in place): not there.
       return undefined;
@@ -151,7 +151,8 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
     eager,
     files: { get size() { return entries.size; }, has: (path: string) => entries.has(path) },
     manifest,
-    get,
+    get: (path: string) => get(path),
+    peek: (path: string) => get(path, false),
     get heldBytes() {
       return held;
     },
