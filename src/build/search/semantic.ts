@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Analyzer } from '../../../contract/search/analyzer.ts';
+import { Analyzer, WORD_SEPARATOR as WORDS } from '../../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
 import type { SemanticData } from '../../../contract/search/semantic.ts';
@@ -87,25 +87,59 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
   const w = { ...RELATION_WEIGHTS, ...options.weights };
   const analyzer = new Analyzer(await loadLanguage(input.language));
 
-  // The show's vocabulary: index term → number of passages it occurs in.
-  const df = new Map<string, number>();
-  const passageTerms: string[][] = [];
-  for (const p of input.passages) {
-    const terms = new Set<string>();
-    for (const [, text] of p.cues) for (const span of analyzer.words(text)) {
-      const t = analyzer.term(span.text);
-      if (t) terms.add(t);
+  // The show's vocabulary: index term → number of passages it occurs in. Terms are numbered (a passage is the
+  // list of its distinct term ids), and a written word's term depends only on the word (analyzer.words splits on
+  // whitespace and hyphens, then trims), so each distinct word is analysed once: the same figures as analysing
+  // every occurrence into sets of strings, in a fraction of the time and memory.
+  const termIds = new Map<string, number>();
+  const names: string[] = [];
+  const df: number[] = [];
+  const idOfWord = new Map<string, number>();
+  const idOf = (word: string): number => {
+    let id = idOfWord.get(word);
+    if (id === undefined) {
+      const span = analyzer.words(word)[0];
+      const t = span ? analyzer.term(span.text) : null;
+      if (!t) id = -1;
+      else if ((id = termIds.get(t)) === undefined) {
+        termIds.set(t, (id = names.length));
+        names.push(t);
+        df.push(0);
+      }
+      idOfWord.set(word, id);
     }
-    passageTerms.push([...terms]);
-    for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
-  }
-  const vocabulary = new Set(df.keys());
+    return id;
+  };
+  const passageTerms: Int32Array[] = [];
+  let seen = new Int32Array(1024).fill(-1);
+  input.passages.forEach((p, n) => {
+    const own: number[] = [];
+    for (const [, text] of p.cues) for (const word of text.split(WORDS)) {
+      const id = word ? idOf(word) : -1;
+      if (id < 0) continue;
+      if (id >= seen.length) {
+        const grown = new Int32Array(Math.max(2 * seen.length, id + 1)).fill(-1);
+        grown.set(seen);
+        seen = grown;
+      }
+      if (seen[id] === n) continue;
+      seen[id] = n;
+      own.push(id);
+    }
+    for (const id of own) df[id]!++;
+    passageTerms.push(Int32Array.from(own));
+  });
+  const dfOf = (t: string) => {
+    const id = termIds.get(t);
+    return id === undefined ? 0 : df[id]!;
+  };
+  const vocabulary = new Set(names);
   for (const text of input.episodeTexts) for (const span of analyzer.words(text)) {
     const t = analyzer.term(span.text);
     if (t) vocabulary.add(t);
   }
   const maxDf = Math.max(3, o.maxDocShare * input.passages.length);
-  const informative = (t: string) => vocabulary.has(t) && (df.get(t) ?? 0) <= maxDf;
+  const informative = (t: string) => vocabulary.has(t) && dfOf(t) <= maxDf;
 
   const related = new Map<string, Map<string, number>>();
   const add = (key: string, term: string, weight: number) => {
@@ -157,25 +191,37 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
     }
   }
 
-  // Co-occurrence across passages: cosine of the two terms' passage sets.
-  const postings = new Map<string, number[]>();
+  // Co-occurrence across passages: cosine of the two terms' passage sets. Terms are numbered and the passages a
+  // term shares with each other one counted in a dense array, each pair once (the cosine is symmetric): the same
+  // figures as counting in maps per term, several times faster (this loop grows with passages × words²).
   const stride = Math.max(1, Math.ceil(passageTerms.length / o.maxCooccurrencePassages));
+  // A passage's terms are in the show's vocabulary, so informative() is the document-frequency bound here.
+  const counted = (id: number) => df[id]! >= o.minShared && df[id]! <= maxDf;
+  const postings: number[][] = names.map(() => []);
+  const sampled: Int32Array[] = [];
   passageTerms.forEach((terms, i) => {
     if (i % stride !== 0) return;
-    for (const t of terms) if ((df.get(t) ?? 0) >= o.minShared && informative(t)) {
-      let list = postings.get(t);
-      if (!list) postings.set(t, (list = []));
-      list.push(i);
-    }
+    const own = terms.filter(counted);
+    for (const id of own) postings[id]!.push(sampled.length);
+    sampled.push(own);
   });
-  for (const [a, listA] of postings) {
-    const shared = new Map<string, number>();
-    for (const i of listA) for (const b of passageTerms[i]!) if (b !== a && postings.has(b)) shared.set(b, (shared.get(b) ?? 0) + 1);
-    for (const [b, n] of shared) {
+  const shared = new Int32Array(names.length);
+  const touched: number[] = [];
+  for (let a = 0; a < names.length; a++) {
+    const listA = postings[a]!;
+    if (!listA.length) continue;
+    for (const i of listA) for (const b of sampled[i]!) if (b > a && shared[b]++ === 0) touched.push(b);
+    for (const b of touched) {
+      const n = shared[b]!;
+      shared[b] = 0;
       if (n < o.minShared) continue;
-      const cosine = n / Math.sqrt(listA.length * postings.get(b)!.length);
-      if (cosine >= o.minCosine) add(a, b, w.cooccurrence * cosine);
+      const cosine = n / Math.sqrt(listA.length * postings[b]!.length);
+      if (cosine >= o.minCosine) {
+        add(names[a]!, names[b]!, w.cooccurrence * cosine);
+        add(names[b]!, names[a]!, w.cooccurrence * cosine);
+      }
     }
+    touched.length = 0;
   }
 
   const out: Record<string, string> = {};
