@@ -1,7 +1,8 @@
 /**
- * Parsed transcripts by content hash, on disk under Astro's cacheDir (set by the content-check integration), so a
- * rebuild parses only the transcripts that changed: at 1,000 hour-long episodes parsing is seconds of a build
- * that should take ten. Without a configured folder (npm run check, tests, tools) every call parses.
+ * Per-episode build work by content hash, on disk under Astro's cacheDir (set by the content-check integration),
+ * so a rebuild redoes only what changed: parsed transcripts (cachedParse) and the search analysis of each
+ * episode's passages (src/build/search/analysis.ts). At 1,000 hour-long episodes each is seconds of a build that
+ * should take ten. Without a configured folder (npm run check, tests, tools) everything is computed.
  *
  * The key is the sha1 of the parser's identity (PARSE_CACHE_VERSION, the parser's name and its source text) and the
  * transcript's bytes; a change to srt.ts or vtt.ts changes the source text and so the key. Bump
@@ -42,9 +43,17 @@ export function parseCacheStats(): { hits: number; misses: number } {
 
 /** parse(text), or what it returned for the same text before. The result must survive a JSON round trip. */
 export function cachedParse<T>(parse: (text: string) => T, text: string): T {
+  return cachedByContent(`${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}`, text, () => parse(text));
+}
+
+/**
+ * compute(), or what it returned before for the same identity (what computes: a version, the code) and input
+ * (what it computes from), kept as JSON when a folder is configured.
+ */
+export function cachedByContent<T>(identity: string, input: string, compute: () => T): T {
   const { dir } = state();
-  if (!dir) return parse(text);
-  const key = createHash('sha1').update(`${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}\0`).update(text).digest('hex');
+  if (!dir) return compute();
+  const key = createHash('sha1').update(identity).update('\0').update(input).digest('hex');
   const path = join(dir, `${key}.json`);
   state().used.add(key);
   try {
@@ -52,9 +61,9 @@ export function cachedParse<T>(parse: (text: string) => T, text: string): T {
     state().hits++;
     return value;
   } catch {
-    // Not cached yet (or unreadable): parse.
+    // Not cached yet (or unreadable): compute.
   }
-  const value = parse(text);
+  const value = compute();
   state().misses++;
   try {
     mkdirSync(dir, { recursive: true });

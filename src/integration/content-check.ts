@@ -17,9 +17,9 @@ export function contentCheck(): AstroIntegration {
     hooks: {
       'astro:config:setup': ({ command, config, logger }) => {
         if (command !== 'build' && command !== 'dev') return;
-        // Parsed transcripts are kept by content hash beside Astro's own cache (src/content/parse-cache.ts), and
+        // Parsed transcripts and search analysis are kept by content hash beside Astro's own cache (src/content/parse-cache.ts), and
         // the content read here is the one the pages get (src/content/site.ts): one read per build.
-        configureParseCache(join(fileURLToPath(config.cacheDir), 'transcripts'));
+        configureParseCache(join(fileURLToPath(config.cacheDir), 'episodes'));
         const dir = process.env.CONTENT_DIR || 'content';
         const { content, errors } = loadSharedContent(dir);
         if (content) return;
@@ -33,7 +33,7 @@ export function contentCheck(): AstroIntegration {
       },
       'astro:build:done': ({ logger }) => {
         const { hits, misses } = parseCacheStats();
-        logger.info(`transcripts: ${misses} parsed, ${hits} unchanged (parsed before)`);
+        logger.info(`per-episode work (transcript parsing, search analysis): ${misses} done, ${hits} unchanged (cached)`);
         pruneParseCache();
       },
     },

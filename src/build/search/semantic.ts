@@ -18,13 +18,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Analyzer, WORD_SEPARATOR as WORDS } from '../../../contract/search/analyzer.ts';
+import { Analyzer } from '../../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
 import type { SemanticData } from '../../../contract/search/semantic.ts';
 import type { LoadedContent } from '../../content/load.ts';
 import { languageKey } from '../../../contract/search/language.ts';
 import { buildPassages } from './passages.ts';
+import { analysePassages } from './analysis.ts';
 
 const cache = new WeakMap<object, Promise<SemanticData>>();
 
@@ -87,47 +88,24 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
   const w = { ...RELATION_WEIGHTS, ...options.weights };
   const analyzer = new Analyzer(await loadLanguage(input.language));
 
-  // The show's vocabulary: index term → number of passages it occurs in. Terms are numbered (a passage is the
-  // list of its distinct term ids), and a written word's term depends only on the word (analyzer.words splits on
-  // whitespace and hyphens, then trims), so each distinct word is analysed once: the same figures as analysing
-  // every occurrence into sets of strings, in a fraction of the time and memory.
-  const termIds = new Map<string, number>();
-  const names: string[] = [];
-  const df: number[] = [];
-  const idOfWord = new Map<string, number>();
-  const idOf = (word: string): number => {
-    let id = idOfWord.get(word);
-    if (id === undefined) {
-      const span = analyzer.words(word)[0];
-      const t = span ? analyzer.term(span.text) : null;
-      if (!t) id = -1;
-      else if ((id = termIds.get(t)) === undefined) {
-        termIds.set(t, (id = names.length));
-        names.push(t);
-        df.push(0);
-      }
-      idOfWord.set(word, id);
-    }
-    return id;
-  };
-  const passageTerms: Int32Array[] = [];
-  let seen = new Int32Array(1024).fill(-1);
-  input.passages.forEach((p, n) => {
+  // The show's vocabulary: index term → number of passages it occurs in. The passages' words are analysed as the
+  // index analyses them (analysis.ts: Lunr's tokenizer and the index pipeline, the same terms analyzer.words and
+  // analyzer.term give), shared with the index build and cached per episode; a passage here is the list of its
+  // distinct term ids.
+  const analysed = await analysePassages(input.passages, input.language);
+  const names = analysed.terms;
+  const termIds = new Map(names.map((t, i) => [t, i]));
+  const df = new Array<number>(names.length).fill(0);
+  const seen = new Int32Array(names.length).fill(-1);
+  const passageTerms = analysed.passages.map((ids, n) => {
     const own: number[] = [];
-    for (const [, text] of p.cues) for (const word of text.split(WORDS)) {
-      const id = word ? idOf(word) : -1;
-      if (id < 0) continue;
-      if (id >= seen.length) {
-        const grown = new Int32Array(Math.max(2 * seen.length, id + 1)).fill(-1);
-        grown.set(seen);
-        seen = grown;
-      }
+    for (const id of ids) {
       if (seen[id] === n) continue;
       seen[id] = n;
       own.push(id);
+      df[id]!++;
     }
-    for (const id of own) df[id]!++;
-    passageTerms.push(Int32Array.from(own));
+    return Int32Array.from(own);
   });
   const dfOf = (t: string) => {
     const id = termIds.get(t);
