@@ -88,9 +88,9 @@ describe('precompress', () => {
     expect(levelsFor('/_astro/client.js', 200_000)).toEqual({ br: 8, gz: 9 });
     expect(levelsFor('/episodes/topic/chess/index.html', 7_000)).toEqual({ br: 8, gz: 9 });
     expect(levelsFor('/episodes/0001-episode/index.html', 84_000)).toEqual({ br: 6, gz: 6 });
-    expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ br: 5, gz: 6 });
-    expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ br: 5, gz: 6 });
-    expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ br: 5, gz: 6 });
+    expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ br: 4, gz: 5 });
+    expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ br: 4, gz: 5 });
+    expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ br: 4, gz: 5 });
     expect(levelsFor('/search-index.json', 50 * 1024 * 1024)).toEqual({ br: 5, gz: 6 });
   });
 

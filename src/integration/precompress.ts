@@ -118,23 +118,26 @@ export async function precompressDir(root: string, options: PrecompressOptions =
 }
 
 /**
- * Compression levels by family, measured on the bench corpus (N = 300, 20–40 files each, share of the input / time
- * per file on a loaded 2-core machine):
- *   - search shards (59 KB): br 5 25.9% 20 ms, br 8 25.5% 45 ms, br 11 21.8% 660 ms; gzip 6 26.5% 11 ms, 9 26.3% 66 ms;
- *   - passages (65 KB): br 5 42.7% 7 ms, br 8 42.3% 35 ms, br 11 38.7% 756 ms; transcripts (85 KB) alike;
+ * Compression levels by family, measured on the bench corpus (N = 300: share of the input, and CPU time per MB or
+ * per file, on a shared 2-core machine):
+ *   - search shards: br 4 27.1% 33 ms/MB, br 5 25.8% 57 ms/MB, br 8 25.5%, br 11 21.8% (~10 s/MB); gzip 5 26.7%
+ *     40 ms/MB, gzip 6 26.4% 59 ms/MB, gzip 9 26.3% (~1 s/MB);
+ *   - passages: br 4 43.6% 41 ms/MB, br 5 42.8% 60 ms/MB; gzip 5 43.5% 32 ms/MB, gzip 6 43.3% 38 ms/MB;
+ *   - transcripts (SRT, WebVTT, JSON): br 4 40.8% 27 ms/MB, br 5 39.5% 46 ms/MB; gzip 5 40.2%, gzip 6 40.1%;
  *   - episode pages (84 KB): br 6 35.7% 5 ms, br 8 35.5% 22 ms, br 11 32.4% 1.1 s; gzip 6 37.2% 15 ms, 9 37.1% 38 ms;
  *   - topic / guest pages (7 KB): br 8 28.3% 1.1 ms, br 10 26.1% 7 ms, br 11 25.5% 14 ms; gzip 6 = 9.
- * Between brotli 5 and 8 the size hardly moves while the time does; 11 saves another 10–15% at 10–100 times the
- * cost. So:
- *   - the machine-read families that grow with the show (search shards and passages, transcripts: thousands of
- *     files fetched by the search engine, offline and podcast apps), and anything over 2 MB: brotli 5 / gzip 6;
+ * So:
+ *   - the machine-read families that grow with the show (search shards and passages, transcripts: at N = 1,000
+ *     ~500 MB in thousands of files, fetched by the search engine, offline and podcast apps): brotli 4 / gzip 5,
+ *     1-5% more bytes than brotli 5 / gzip 6 for a third less time; anything else over 2 MB: brotli 5 / gzip 6;
  *   - the per-episode, per-topic and per-guest pages (also thousands): brotli 8 / gzip 9 up to 32 KB, brotli 6 /
  *     gzip 6 above;
  *   - the few site-wide documents (home, scripts, styles, docs, feeds): the maximum up to 32 KB (a few ms each),
  *     brotli 8 / gzip 9 up to 2 MB.
  */
 export function levelsFor(urlPath: string, bytes: number): Levels {
-  if (BULK.test(urlPath) || bytes > 2 * 1024 * 1024) return { br: 5, gz: 6 };
+  if (BULK.test(urlPath)) return { br: 4, gz: 5 };
+  if (bytes > 2 * 1024 * 1024) return { br: 5, gz: 6 };
   if (PER_ITEM.test(urlPath)) return bytes <= 32 * 1024 ? { br: 8, gz: 9 } : { br: 6, gz: 6 };
   if (bytes <= 32 * 1024) return { br: 11, gz: 9 };
   return { br: 8, gz: 9 };
