@@ -1,10 +1,10 @@
 /**
  * One file's precompression (src/integration/precompress.ts runs it in worker threads): reads the file, hashes
- * it, and writes foo.br / foo.gz beside it, either copied from the content-hash cache or compressed anew (and
+ * it, and places foo.br / foo.gz beside it, either linked from the content-hash cache or compressed anew (and
  * then stored in the cache). Only node: modules here, so a worker thread loads it without the build's tooling.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 
@@ -55,17 +55,22 @@ export function runJob({ file, levels, cacheDir }: Job): JobResult {
   // A variant that is not smaller is not written; the cache keeps an empty file to remember that.
   const keepBr = br.byteLength < body.byteLength;
   const keepGz = gz.byteLength < body.byteLength;
-  if (keepBr) writeFileSync(`${file}.br`, br), (result.br = br.byteLength);
-  if (keepGz) writeFileSync(`${file}.gz`, gz), (result.gz = gz.byteLength);
-  if (cacheDir) {
-    mkdirSync(cacheDir, { recursive: true });
-    store(join(cacheDir, `${key}.br`), keepBr ? br : Buffer.alloc(0));
-    store(join(cacheDir, `${key}.gz`), keepGz ? gz : Buffer.alloc(0));
+  if (keepBr) result.br = br.byteLength;
+  if (keepGz) result.gz = gz.byteLength;
+  if (!cacheDir) {
+    if (keepBr) writeFileSync(`${file}.br`, br);
+    if (keepGz) writeFileSync(`${file}.gz`, gz);
+    return result;
   }
+  mkdirSync(cacheDir, { recursive: true });
+  const brPath = store(join(cacheDir, `${key}.br`), keepBr ? br : Buffer.alloc(0));
+  const gzPath = store(join(cacheDir, `${key}.gz`), keepGz ? gz : Buffer.alloc(0));
+  if (keepBr) place(brPath, `${file}.br`);
+  if (keepGz) place(gzPath, `${file}.gz`);
   return result;
 }
 
-/** Copies the cached variants beside the file; false when the cache does not hold both. */
+/** Places the cached variants beside the file; false when the cache does not hold both. */
 function reuse(cacheDir: string, key: string, file: string, result: JobResult): boolean {
   const brPath = join(cacheDir, `${key}.br`);
   const gzPath = join(cacheDir, `${key}.gz`);
@@ -77,14 +82,29 @@ function reuse(cacheDir: string, key: string, file: string, result: JobResult): 
   } catch {
     return false;
   }
-  if (brSize) copyFileSync(brPath, `${file}.br`), (result.br = brSize);
-  if (gzSize) copyFileSync(gzPath, `${file}.gz`), (result.gz = gzSize);
+  if (brSize) place(brPath, `${file}.br`), (result.br = brSize);
+  if (gzSize) place(gzPath, `${file}.gz`), (result.gz = gzSize);
   return true;
 }
 
+/**
+ * A hard link to the cache entry (one system call; copying 16,000 variants took ~20 s of a rebuild at N = 1,000),
+ * or a copy where links are not possible. Nothing writes into a variant in place: the cache replaces entries by
+ * renaming (store), and the output folder is emptied before each build, so a link never sees its bytes change.
+ */
+function place(cached: string, target: string): void {
+  rmSync(target, { force: true });
+  try {
+    linkSync(cached, target);
+  } catch {
+    copyFileSync(cached, target);
+  }
+}
+
 /** Written under another name and renamed, so a build that stops half-way never leaves a truncated entry. */
-function store(path: string, bytes: Buffer): void {
+function store(path: string, bytes: Buffer): string {
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(tmp, bytes);
   renameSync(tmp, path);
+  return path;
 }

@@ -91,7 +91,8 @@ describe('precompress', () => {
     expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ br: 4, gz: 5 });
     expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ br: 4, gz: 5 });
     expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ br: 4, gz: 5 });
-    expect(levelsFor('/search-index.json', 50 * 1024 * 1024)).toEqual({ br: 5, gz: 6 });
+    expect(levelsFor('/search-index.json', 50 * 1024 * 1024)).toEqual({ br: 4, gz: 5 });
+    expect(levelsFor('/rss.xml', 3 * 1024 * 1024)).toEqual({ br: 5, gz: 6 });
   });
 
   it('hands the asset manifest the same ETags and sizes it would compute by reading the files', async () => {

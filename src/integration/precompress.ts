@@ -10,7 +10,7 @@
  *     the large machine-read families (search shards and passages, transcripts), where q11 costs seconds per MB
  *     for a few percent;
  *   - the variants are kept in a content-hash cache under Astro's cacheDir (key: sha1 of the bytes + levels), so a
- *     rebuild copies the variants of every unchanged file instead of compressing it again. Entries no build
+ *     rebuild links the variants of every unchanged file instead of compressing it again. Entries no build
  *     used this time are removed, so the cache stays the size of one build's variants.
  * The sha1 of each file is kept for the asset manifest (src/integration/asset-manifest.ts), which runs next.
  */
@@ -127,8 +127,9 @@ export async function precompressDir(root: string, options: PrecompressOptions =
  *   - episode pages (84 KB): br 6 35.7% 5 ms, br 8 35.5% 22 ms, br 11 32.4% 1.1 s; gzip 6 37.2% 15 ms, 9 37.1% 38 ms;
  *   - topic / guest pages (7 KB): br 8 28.3% 1.1 ms, br 10 26.1% 7 ms, br 11 25.5% 14 ms; gzip 6 = 9.
  * So:
- *   - the machine-read families that grow with the show (search shards and passages, transcripts: at N = 1,000
- *     ~500 MB in thousands of files, fetched by the search engine, offline and podcast apps): brotli 4 / gzip 5,
+ *   - the machine-read families that grow with the show (search shards and passages, transcripts, and the
+ *     contract's /search-index.json: at N = 1,000 ~550 MB, fetched by the search engine, offline and podcast
+ *     apps): brotli 4 / gzip 5,
  *     1-5% more bytes than brotli 5 / gzip 6 for a third less time; anything else over 2 MB: brotli 5 / gzip 6;
  *   - the per-episode, per-topic and per-guest pages (also thousands): brotli 8 / gzip 9 up to 32 KB, brotli 6 /
  *     gzip 6 above;
@@ -143,7 +144,7 @@ export function levelsFor(urlPath: string, bytes: number): Levels {
   return { br: 8, gz: 9 };
 }
 
-const BULK = /^\/(search\/(shards|passages)\/|transcripts\/)/;
+const BULK = /^\/(search\/(shards|passages)\/|transcripts\/|search-index\.json$)/;
 const PER_ITEM = /^\/(episodes|chapters)\//;
 
 /** Runs the jobs on `size` worker threads (in this thread when 0), results in the order of the jobs. */
