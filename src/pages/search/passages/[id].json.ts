@@ -1,9 +1,13 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getContent } from '../../../content/site.ts';
 import { searchArtifacts } from '../../../build/search/artifacts.ts';
+import { bulkDocumentsWrittenByIntegration } from '../../../build/bulk-documents.ts';
 
 /** An episode's transcript passages, numbered from 0 as the index's postings refer to them. */
+// In `astro build` the bulk-documents integration writes them (src/build/bulk-documents.ts).
 export const getStaticPaths = (async () =>
-  [...(await searchArtifacts(getContent())).passages.keys()].map((id) => ({ params: { id: String(id) } }))) satisfies GetStaticPaths;
+  bulkDocumentsWrittenByIntegration()
+    ? []
+    : [...(await searchArtifacts(getContent())).passages.keys()].map((id) => ({ params: { id: String(id) } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute = async ({ params }) => Response.json((await searchArtifacts(getContent())).passages.get(Number(params.id)));
