@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { levelsFor, precompressDir, precompressedFacts } from './precompress.ts';
+import { CompressPool, levelsFor, precompressDir, precompressedFacts, registerPrecompressed } from './precompress.ts';
 import { writeAssetManifest } from './asset-manifest.ts';
 
 const dirs: string[] = [];
@@ -81,6 +81,18 @@ describe('precompress', () => {
       expect(result.reused).toBe(run);
       expect(existsSync(join(root, 'noise.txt.gz'))).toBe(false);
     }
+  });
+
+  it('takes files compressed ahead (the bulk documents) as done, and compresses the rest', async () => {
+    const root = site();
+    const pool = new CompressPool(1);
+    const shard = join(root, 'search', 'shards', '0.json');
+    const ahead = await pool.run({ file: shard, levels: { br: 4, gz: 5 } }).finally(() => pool.close());
+    registerPrecompressed(root, new Map([['/search/shards/0.json', ahead]]));
+    const result = await precompressDir(root, { workers: 0 });
+    expect(result.files).toBe(4);
+    expect(precompressedFacts(root)?.get('/search/shards/0.json')).toMatchObject({ size: ahead.size, sha1: ahead.sha1, br: ahead.br });
+    expect(brotliDecompressSync(readFileSync(`${shard}.br`))).toEqual(readFileSync(shard));
   });
 
   it('chooses levels by family: the maximum for small documents, less for large or machine-read ones', () => {

@@ -49,6 +49,16 @@ export interface FileFacts {
 /** Facts of the last precompression of each output folder (absolute path), for the asset manifest. */
 const factsByRoot = new Map<string, Map<string, FileFacts>>();
 
+/**
+ * Files of an output folder compressed ahead (the bulk documents, compressed in the background while Astro
+ * prerenders): URL path → the job's result. precompressDir takes them as done.
+ */
+const aheadByRoot = new Map<string, Map<string, JobResult>>();
+
+export function registerPrecompressed(root: string, done: Map<string, JobResult>): void {
+  aheadByRoot.set(root, done);
+}
+
 /** The facts precompress gathered for this output folder, if it ran on it in this process. */
 export function precompressedFacts(root: string): Map<string, FileFacts> | undefined {
   return factsByRoot.get(root);
@@ -92,18 +102,23 @@ export async function precompressDir(root: string, options: PrecompressOptions =
   };
   await walk(root, false);
   const urlPath = (file: string) => `/${relative(root, file).split(sep).join('/')}`;
+  const ahead = aheadByRoot.get(root) ?? new Map<string, JobResult>();
+  aheadByRoot.delete(root);
+  if (ahead.size) files.splice(0, files.length, ...files.filter((f) => !ahead.has(urlPath(f))));
   const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
   const jobs: Job[] = files.map((file, i) => ({ file, levels: levelsOf(urlPath(file), sizes[i]!), cacheDir: options.cacheDir }));
   // Largest first, so that one big file does not run alone at the end while the other workers idle.
   const order = jobs.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]!);
 
-  const results = await runAll(order.map((i) => jobs[i]!), options.workers ?? availableParallelism());
+  const pool = new CompressPool(options.workers ?? availableParallelism());
+  const results = await Promise.all(order.map((i) => pool.run(jobs[i]!))).finally(() => pool.close());
 
   const result: PrecompressResult = { files: 0, bytesIn: 0, bytesBr: 0, bytesGz: 0, reused: 0 };
   const facts = new Map<string, FileFacts>();
   const used = new Set<string>();
-  for (const r of results) {
-    facts.set(urlPath(r.file), { size: r.size, sha1: r.sha1, ...(r.br ? { br: r.br } : {}), ...(r.gz ? { gz: r.gz } : {}) });
+  const all: Array<[string, JobResult]> = [...ahead, ...results.map((r) => [urlPath(r.file), r] as [string, JobResult])];
+  for (const [path, r] of all) {
+    facts.set(path, { size: r.size, sha1: r.sha1, ...(r.br ? { br: r.br } : {}), ...(r.gz ? { gz: r.gz } : {}) });
     if (!r.key) continue;
     used.add(r.key);
     result.files++;
@@ -147,37 +162,53 @@ export function levelsFor(urlPath: string, bytes: number): Levels {
 const BULK = /^\/(search\/(shards|passages)\/|transcripts\/|search-index\.json$)/;
 const PER_ITEM = /^\/(episodes|chapters)\//;
 
-/** Runs the jobs on `size` worker threads (in this thread when 0), results in the order of the jobs. */
-async function runAll(jobs: Job[], size: number): Promise<JobResult[]> {
-  if (size <= 0 || jobs.length === 0) return jobs.map(runJob);
-  const results: JobResult[] = new Array(jobs.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(size, jobs.length) }, () => new Worker(new URL('./precompress-worker.ts', import.meta.url)));
-  try {
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            const send = () => {
-              if (next >= jobs.length) return resolve();
-              const id = next++;
-              worker.postMessage({ id, job: jobs[id] });
-            };
-            worker.on('message', (m: { id: number; result?: JobResult; error?: string }) => {
-              if (m.error !== undefined) return reject(new Error(`precompress ${jobs[m.id]!.file}: ${m.error}`));
-              results[m.id] = m.result!;
-              send();
-            });
-            worker.on('error', reject);
-            worker.on('exit', (code) => (next < jobs.length || code !== 0) && reject(new Error(`precompress worker exited (${code})`)));
-            send();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+/** Worker threads running precompress jobs (in this thread when size is 0), one job at a time each. */
+export class CompressPool {
+  readonly #workers: Worker[] = [];
+  readonly #idle: Worker[] = [];
+  readonly #queue: Array<{ job: Job; resolve: (r: JobResult) => void; reject: (e: Error) => void }> = [];
+  readonly #running = new Map<Worker, { job: Job; resolve: (r: JobResult) => void; reject: (e: Error) => void }>();
+
+  constructor(readonly size: number) {
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(new URL('./precompress-worker.ts', import.meta.url));
+      worker.on('message', (m: { result?: JobResult; error?: string }) => {
+        const task = this.#running.get(worker)!;
+        this.#running.delete(worker);
+        if (m.error !== undefined) task.reject(new Error(`precompress ${task.job.file}: ${m.error}`));
+        else task.resolve(m.result!);
+        this.#idle.push(worker);
+        this.#next();
+      });
+      worker.on('error', (e) => {
+        this.#running.get(worker)?.reject(e);
+        this.#running.delete(worker);
+      });
+      this.#workers.push(worker);
+      this.#idle.push(worker);
+    }
   }
-  return results;
+
+  run(job: Job): Promise<JobResult> {
+    if (this.size <= 0) return Promise.resolve().then(() => runJob(job));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ job, resolve, reject });
+      this.#next();
+    });
+  }
+
+  #next(): void {
+    while (this.#idle.length && this.#queue.length) {
+      const worker = this.#idle.pop()!;
+      const task = this.#queue.shift()!;
+      this.#running.set(worker, task);
+      worker.postMessage({ id: 0, job: task.job });
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((w) => w.terminate()));
+  }
 }
 
 /** Removes the cache entries this build did not use (and leftovers of interrupted writes). */

@@ -28,7 +28,9 @@ interface GroupAnalysis {
   passages: number[][];
 }
 
-const memory = new Map<string, Promise<AnalysedPassages>>();
+/** On globalThis: the prerender bundle and the integrations each have their own copy of this module. */
+const MEMORY = Symbol.for('podcast-listener-service.search-analysis');
+const memory: Map<string, Promise<AnalysedPassages>> = ((globalThis as { [MEMORY]?: Map<string, Promise<AnalysedPassages>> })[MEMORY] ??= new Map());
 
 /**
  * Analyses passages, grouped by episode (consecutive passages with the same `episode`), each group cached by its
