@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import { precompress } from './src/integration/precompress.ts';
 import { assetManifest } from './src/integration/asset-manifest.ts';
 import { contentCheck } from './src/integration/content-check.ts';
+import { bulkDocumentsIntegration } from './src/integration/bulk-documents.ts';
 
 // A podcast.yaml that does not parse is reported by the content check (src/integration/content-check.ts).
 const show = (() => {
@@ -38,6 +39,9 @@ export default defineConfig({
   // requests a listener never asked for, counted against the contract's 60-a-minute rate limit.
   prefetch: false,
   // contentCheck: a build of content with mistakes lists them all and exits 1 before rendering anything.
-  // Then .br/.gz beside each text file of the build, then /_manifest.json: what every host needs per file.
-  integrations: [contentCheck(), precompress(), assetManifest()],
+  // After prerendering, in this order: the bulk documents (transcripts, chapters, search shards and passages:
+  // thousands of files written directly, src/build/bulk-documents.ts); the content check's cache upkeep (after
+  // every user of the per-episode cache); .br/.gz beside each text file of the build; /_manifest.json: what
+  // every host needs per file.
+  integrations: [bulkDocumentsIntegration(), contentCheck(), precompress(), assetManifest()],
 });

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import SrtParser from 'srt-parser-2';
 import type { LoadedEpisode } from '../content/load.ts';
 import { parseVtt } from '../content/vtt.ts';
+import { cachedParse } from '../content/parse-cache.ts';
 import { splitSpeaker } from '../components/transcript.ts';
 
 export interface TranscriptCue {
@@ -36,18 +37,31 @@ export function transcriptFiles(episode: Pick<LoadedEpisode, 'srtFile' | 'hasSrt
   return TRANSCRIPT_FORMATS.map((f) => ({ ...f, file: `${stem}.${f.ext}` }));
 }
 
-/** Reads a transcript the content model has validated, keeping its line breaks. */
+/**
+ * Reads a transcript the content model has validated, keeping its line breaks. Its three formats are rendered one
+ * after the other, so the last one read is reused when the file has not changed, and the parse is kept by content
+ * hash across builds (src/content/parse-cache.ts).
+ */
 export function readTranscript(source: { path: string; format: 'srt' | 'vtt' }): { text: string; cues: TranscriptCue[] } {
   const text = readFileSync(source.path, 'utf8').replace(/^\uFEFF/, '');
-  if (source.format === 'vtt') {
-    return { text, cues: parseVtt(text).cues.map((c) => ({ start: c.start, end: c.end, lines: c.lines })) };
-  }
-  const cues = new SrtParser().fromSrt(text.replace(/\r\n?/g, '\n')).map((c) => ({
+  const parse = source.format === 'vtt' ? vttTranscriptCues : srtTranscriptCues;
+  const cues = last && last.parse === parse && last.text === text ? last.cues : cachedParse(parse, text);
+  last = { parse, text, cues };
+  return { text, cues };
+}
+
+let last: { parse: (text: string) => TranscriptCue[]; text: string; cues: TranscriptCue[] } | undefined;
+
+function vttTranscriptCues(text: string): TranscriptCue[] {
+  return parseVtt(text).cues.map((c) => ({ start: c.start, end: c.end, lines: c.lines }));
+}
+
+function srtTranscriptCues(text: string): TranscriptCue[] {
+  return new SrtParser().fromSrt(text.replace(/\r\n?/g, '\n')).map((c) => ({
     start: round3(c.startSeconds),
     end: round3(c.endSeconds),
     lines: c.text.split('\n').map((l) => l.replace(/<[^>]+>|\{\\[^}]*\}/g, '').trim()).filter(Boolean),
   }));
-  return { text, cues };
 }
 
 /** The transcript in one format: the editor's own SRT is published as it is. */

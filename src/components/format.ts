@@ -47,8 +47,13 @@ export function formatDate(date: string | undefined, language: string): string {
   if (!date) return '';
   const d = new Date(`${date}T00:00:00Z`);
   if (Number.isNaN(d.getTime())) return date;
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
+  let format = dateFormats.get(language);
+  if (!format) dateFormats.set(language, (format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' })));
+  return format.format(d);
 }
+
+/** One formatter per language: making one per date cost ~1 s of a 1,000-episode build's page rendering. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * The `t` parameter → seconds, or undefined when it is not a time. Links from search and ask carry whole

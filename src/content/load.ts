@@ -15,6 +15,7 @@ import { formatDuration, parseDuration } from '../../contract/duration.ts';
 import { markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrt, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
+import { cachedParse } from './parse-cache.ts';
 import { checkCategories } from './itunes-categories.ts';
 import { closestWord } from './did-you-mean.ts';
 
@@ -227,7 +228,7 @@ function loadEpisode(
     } else {
       const format = transcriptName.endsWith('.vtt') ? 'vtt' : 'srt';
       const text = readFileSync(srtPath, 'utf8');
-      const { cues: parsedCues, problems } = format === 'vtt' ? parseVtt(text) : parseSrt(text);
+      const { cues: parsedCues, problems } = format === 'vtt' ? cachedParse(parseVtt, text) : cachedParse(parseSrt, text);
       for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
       if (!problems.length) {
         cues = parsedCues.map(({ start, end, text: t }) => ({ start, end, text: t }));

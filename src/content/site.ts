@@ -1,9 +1,57 @@
-import { loadContentOrThrow, type LoadedContent } from './load.ts';
+import { createHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ContentError, loadContent, type LoadedContent, type LoadResult } from './load.ts';
 
 let cached: LoadedContent | undefined;
 
 /** The validated content, read once per build process (every page and document shares it). */
 export function getContent(): LoadedContent {
-  cached ??= loadContentOrThrow(process.env.CONTENT_DIR || 'content');
+  if (!cached) {
+    const { content, errors } = loadSharedContent(process.env.CONTENT_DIR || 'content');
+    if (!content) throw new ContentError(errors);
+    cached = content;
+  }
   return cached;
+}
+
+const SHARED = Symbol.for('podcast-listener-service.content');
+
+/**
+ * loadContent(dir), shared by every copy of this module in the process. Astro evaluates it several times in one
+ * build (the content check in the config's integrations, the content layer's loaders, the prerender bundle),
+ * and each copy used to read and parse every episode and transcript again: at 1,000 episodes, seconds each.
+ * The result is reused while the folder's files (names, sizes, modification times) and the environment the
+ * content reads are the same, so `astro dev` still sees an edit. Callers must not modify it.
+ */
+export function loadSharedContent(dir: string): LoadResult {
+  const g = globalThis as { [SHARED]?: { key: string; result: LoadResult } };
+  const key = fingerprint(dir);
+  if (g[SHARED]?.key === key) return g[SHARED].result;
+  const result = loadContent(dir);
+  g[SHARED] = { key, result };
+  return result;
+}
+
+function fingerprint(dir: string): string {
+  const env = ['SITE_URL', 'TIP_WALLET_ADDRESS', 'TIP_NETWORK', 'TIP_URL'].map((k) => process.env[k] ?? '');
+  const parts = [resolve(dir), process.cwd(), ...env];
+  const walk = (d: string) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else {
+        const s = statSync(full, { throwIfNoEntry: false });
+        parts.push(`${full}:${s?.size}:${s?.mtimeMs}`);
+      }
+    }
+  };
+  walk(dir);
+  return createHash('sha1').update(parts.join('\n')).digest('hex');
 }

@@ -19,6 +19,7 @@ import {
   MIN_COMPRESS_BYTES,
 } from '../../contract/http-policy.ts';
 import { AssetManifestSchema, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
+import { precompressedFacts, type FileFacts } from './precompress.ts';
 
 export function assetManifest(): AstroIntegration {
   let site = 'http://localhost:4321';
@@ -36,7 +37,15 @@ export function assetManifest(): AstroIntegration {
   };
 }
 
-export async function writeAssetManifest(root: string, siteUrl: string): Promise<AssetManifest> {
+/**
+ * `known`: what precompress learnt about the text files it just handled (sha1, sizes of the variants), so they are
+ * not read and hashed a second time; HTML pages are still read for their inline scripts.
+ */
+export async function writeAssetManifest(
+  root: string,
+  siteUrl: string,
+  known: Map<string, FileFacts> | undefined = precompressedFacts(root),
+): Promise<AssetManifest> {
   const found = new Map<string, string>();
   const walk = async (dir: string, urlDir: string) => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -56,22 +65,28 @@ export async function writeAssetManifest(root: string, siteUrl: string): Promise
     // foo.br / foo.gz beside foo are foo's stored variants, not documents of their own.
     const base = /\.(br|gz)$/.exec(path) ? path.slice(0, -3) : undefined;
     if (base && found.has(base)) continue;
-    const [body, info] = await Promise.all([readFile(full), stat(full)]);
     const type = contentTypeFor(path);
-    const tag = etag(body);
+    const facts = known?.get(path);
+    const info = await stat(full);
+    // Facts of a file changed since precompress ran (nothing should, but a mismatch costs only a read) are not used.
+    const fresh = facts && facts.size === info.size ? facts : undefined;
+    const body = !fresh || type.startsWith('text/html') ? await readFile(full) : undefined;
+    const tag = fresh ? fresh.sha1.slice(0, 22) : etag(body!);
     const entry: AssetEntry = {
       type,
       cacheControl: cacheControlFor(path, type),
       mtime: Math.floor(info.mtimeMs / 1000),
-      identity: { etag: `"${tag}"`, size: body.byteLength },
+      identity: { etag: `"${tag}"`, size: info.size },
     };
-    if (isCompressible(type) && body.byteLength >= MIN_COMPRESS_BYTES) {
+    if (isCompressible(type) && info.size >= MIN_COMPRESS_BYTES) {
       for (const [encoding, suffix, mark] of [['br', '.br', 'br'], ['gzip', '.gz', 'gz']] as const) {
         const variant = found.get(`${path}${suffix}`);
-        if (variant) entry[encoding] = { etag: `"${tag}-${mark}"`, size: (await stat(variant)).size };
+        if (!variant) continue;
+        const size = fresh ? fresh[mark] : undefined;
+        entry[encoding] = { etag: `"${tag}-${mark}"`, size: size ?? (await stat(variant)).size };
       }
     }
-    if (type.startsWith('text/html')) entry.csp = contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')));
+    if (type.startsWith('text/html')) entry.csp = contentSecurityPolicy(inlineScriptHashes(body!.toString('utf8')));
     if (/^(audio|video)\//.test(type)) entry.seekable = true;
     if (isFunctionRouted(path)) entry.fn = true;
     files[path] = entry;

@@ -4,18 +4,24 @@
  * a stack trace that shows only the first one. In `astro dev` the problems are logged and the server keeps
  * running, so an editor can fix them with live reload.
  */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { loadContent } from '../content/load.ts';
+import { configureParseCache, parseCacheStats, pruneParseCache } from '../content/parse-cache.ts';
 import { formatProblems } from '../content/report.ts';
+import { loadSharedContent } from '../content/site.ts';
 
 export function contentCheck(): AstroIntegration {
   return {
     name: 'content-check',
     hooks: {
-      'astro:config:setup': ({ command, logger }) => {
+      'astro:config:setup': ({ command, config, logger }) => {
         if (command !== 'build' && command !== 'dev') return;
+        // Parsed transcripts and search analysis are kept by content hash beside Astro's own cache (src/content/parse-cache.ts), and
+        // the content read here is the one the pages get (src/content/site.ts): one read per build.
+        configureParseCache(join(fileURLToPath(config.cacheDir), 'episodes'));
         const dir = process.env.CONTENT_DIR || 'content';
-        const { content, errors } = loadContent(dir);
+        const { content, errors } = loadSharedContent(dir);
         if (content) return;
         const report = formatProblems(dir, errors);
         if (command === 'dev') {
@@ -24,6 +30,11 @@ export function contentCheck(): AstroIntegration {
         }
         console.error(`${report}\n\nThe build stopped: fix these in ${dir}/ (npm run check lists them without building).`);
         process.exit(1);
+      },
+      'astro:build:done': ({ logger }) => {
+        const { hits, misses } = parseCacheStats();
+        logger.info(`per-episode work (transcript parsing, search analysis): ${misses} done, ${hits} unchanged (cached)`);
+        pruneParseCache();
       },
     },
   };

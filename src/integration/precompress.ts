@@ -2,42 +2,96 @@
  * Build step: writes foo.br and foo.gz beside every text file of the static output (strongly compressed, which is too
  * slow to do per request), so the server can answer compressed bytes straight from memory. A variant that
  * would not be smaller is not written. The server treats foo.br / foo.gz as foo's variants, never as documents.
+ *
+ * Cost (issue 13): a 1,000-episode show publishes ~700 MB of text in ~5,000 files, and this step took 352 s of a
+ * 442 s build. Now:
+ *   - the files are compressed by a pool of worker threads, one per core (os.availableParallelism());
+ *   - the level follows the file's family (levelsFor): the maximum for small documents a browser loads, less for
+ *     the large machine-read families (search shards and passages, transcripts), where q11 costs seconds per MB
+ *     for a few percent;
+ *   - the variants are kept in a content-hash cache under Astro's cacheDir (key: sha1 of the bytes + levels), so a
+ *     rebuild links the variants of every unchanged file instead of compressing it again. Entries no build
+ *     used this time are removed, so the cache stays the size of one build's variants.
+ * The sha1 of each file is kept for the asset manifest (src/integration/asset-manifest.ts), which runs next.
  */
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
+import { runJob, type Job, type JobResult, type Levels } from './precompress-job.ts';
 
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+export { MIN_BYTES } from './precompress-job.ts';
+export type { Levels } from './precompress-job.ts';
 
 /** Text formats by extension; extensionless files under .well-known are JSON documents. */
 const TEXT = /\.(html|json|xml|txt|md|srt|vtt|css|js|mjs|svg|webmanifest|yaml)$/i;
-const MIN_BYTES = 512;
 
 export interface PrecompressResult {
   files: number;
   bytesIn: number;
   bytesBr: number;
   bytesGz: number;
+  /** Files whose variants came from the cache. */
+  reused: number;
+}
+
+/** What precompress learnt about each text file of an output folder, by URL path ("/search/shards/0.json"). */
+export interface FileFacts {
+  size: number;
+  /** sha1 of the bytes, base64url. */
+  sha1: string;
+  br?: number;
+  gz?: number;
+}
+
+/** Facts of the last precompression of each output folder (absolute path), for the asset manifest. */
+const factsByRoot = new Map<string, Map<string, FileFacts>>();
+
+/**
+ * Files of an output folder compressed ahead (the bulk documents, compressed in the background while Astro
+ * prerenders): URL path → the job's result. precompressDir takes them as done.
+ */
+const aheadByRoot = new Map<string, Map<string, JobResult>>();
+
+export function registerPrecompressed(root: string, done: Map<string, JobResult>): void {
+  aheadByRoot.set(root, done);
+}
+
+/** The facts precompress gathered for this output folder, if it ran on it in this process. */
+export function precompressedFacts(root: string): Map<string, FileFacts> | undefined {
+  return factsByRoot.get(root);
+}
+
+export interface PrecompressOptions {
+  /** Folder of the content-hash cache (the integration uses <Astro cacheDir>/precompress). */
+  cacheDir?: string;
+  /** Worker threads; 0 compresses in this thread. Default: one per core. */
+  workers?: number;
+  levels?: (urlPath: string, bytes: number) => Levels;
 }
 
 export function precompress(): AstroIntegration {
+  let cacheDir: string | undefined;
   return {
     name: 'precompress',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        cacheDir = join(fileURLToPath(config.cacheDir), 'precompress');
+      },
       'astro:build:done': async ({ dir, logger }) => {
-        const result = await precompressDir(fileURLToPath(dir));
-        logger.info(`${result.files} text files precompressed: ${kb(result.bytesIn)} → br ${kb(result.bytesBr)}, gzip ${kb(result.bytesGz)}`);
+        const result = await precompressDir(fileURLToPath(dir), { cacheDir });
+        logger.info(
+          `${result.files} text files precompressed (${result.reused} unchanged, variants reused): ${kb(result.bytesIn)} → br ${kb(result.bytesBr)}, gzip ${kb(result.bytesGz)}`,
+        );
       },
     },
   };
 }
 
-export async function precompressDir(root: string): Promise<PrecompressResult> {
-  const result: PrecompressResult = { files: 0, bytesIn: 0, bytesBr: 0, bytesGz: 0 };
+export async function precompressDir(root: string, options: PrecompressOptions = {}): Promise<PrecompressResult> {
+  const levelsOf = options.levels ?? levelsFor;
   const files: string[] = [];
   const walk = async (dir: string, inWellKnown: boolean) => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -47,44 +101,131 @@ export async function precompressDir(root: string): Promise<PrecompressResult> {
     }
   };
   await walk(root, false);
-  // A few at a time: brotli at quality 11 is CPU-bound, and the build machine has other work.
-  const queue = [...files];
-  const worker = async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      if ((await stat(file)).size < MIN_BYTES) continue;
-      const body = await readFile(file);
-      const [br, gzBody] = await Promise.all([
-        brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: brotliQuality(body.byteLength), [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }),
-        // gzip 9 gains ~0.5% over 6 on large files at 4x the time (120 MB index: 13.4 s vs 3.1 s).
-        gz(body, { level: body.byteLength > 2 * 1024 * 1024 ? 6 : zlib.Z_BEST_COMPRESSION }),
-      ]);
-      result.files++;
-      result.bytesIn += body.byteLength;
-      if (br.byteLength < body.byteLength) {
-        await writeFile(`${file}.br`, br);
-        result.bytesBr += br.byteLength;
-      }
-      if (gzBody.byteLength < body.byteLength) {
-        await writeFile(`${file}.gz`, gzBody);
-        result.bytesGz += gzBody.byteLength;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
+  const urlPath = (file: string) => `/${relative(root, file).split(sep).join('/')}`;
+  const ahead = aheadByRoot.get(root) ?? new Map<string, JobResult>();
+  aheadByRoot.delete(root);
+  if (ahead.size) files.splice(0, files.length, ...files.filter((f) => !ahead.has(urlPath(f))));
+  const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
+  const jobs: Job[] = files.map((file, i) => ({ file, levels: levelsOf(urlPath(file), sizes[i]!), cacheDir: options.cacheDir }));
+  // Largest first, so that one big file does not run alone at the end while the other workers idle.
+  const order = jobs.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]!);
+
+  const pool = new CompressPool(options.workers ?? availableParallelism());
+  const results = await Promise.all(order.map((i) => pool.run(jobs[i]!))).finally(() => pool.close());
+
+  const result: PrecompressResult = { files: 0, bytesIn: 0, bytesBr: 0, bytesGz: 0, reused: 0 };
+  const facts = new Map<string, FileFacts>();
+  const used = new Set<string>();
+  const all: Array<[string, JobResult]> = [...ahead, ...results.map((r) => [urlPath(r.file), r] as [string, JobResult])];
+  for (const [path, r] of all) {
+    facts.set(path, { size: r.size, sha1: r.sha1, ...(r.br ? { br: r.br } : {}), ...(r.gz ? { gz: r.gz } : {}) });
+    if (!r.key) continue;
+    used.add(r.key);
+    result.files++;
+    result.bytesIn += r.size;
+    result.bytesBr += r.br ?? 0;
+    result.bytesGz += r.gz ?? 0;
+    if (r.hit) result.reused++;
+  }
+  factsByRoot.set(root, facts);
+  if (options.cacheDir) await prune(options.cacheDir, used);
   return result;
 }
 
 /**
- * Brotli's top quality costs about a second per megabyte, and a large show publishes hundreds of megabytes
- * (N = 1,000 in bench/: 419 MB of text, 2,051 files). Measured on 3.6 MB of transcripts (40 files of ~90 KB):
- * q11 3.58 s → 34.8% of the input, q10 1.28 s → 35.5%, q9 0.77 s → 39.8%, q8 0.14 s → 39.8%; on 8 MB of text
- * q11 took 36.1 s and q5 0.65 s (+21% bytes). Small files, most of what a visitor loads, keep the maximum; larger
- * ones trade ~14% more bytes for a build that is many times faster.
+ * Compression levels by family, measured on the bench corpus (N = 300: share of the input, and CPU time per MB or
+ * per file, on a shared 2-core machine):
+ *   - search shards: br 4 27.1% 33 ms/MB, br 5 25.8% 57 ms/MB, br 8 25.5%, br 11 21.8% (~10 s/MB); gzip 5 26.7%
+ *     40 ms/MB, gzip 6 26.4% 59 ms/MB, gzip 9 26.3% (~1 s/MB);
+ *   - passages: br 4 43.6% 41 ms/MB, br 5 42.8% 60 ms/MB; gzip 5 43.5% 32 ms/MB, gzip 6 43.3% 38 ms/MB;
+ *   - transcripts (SRT, WebVTT, JSON): br 4 40.8% 27 ms/MB, br 5 39.5% 46 ms/MB; gzip 5 40.2%, gzip 6 40.1%;
+ *   - episode pages (84 KB): br 6 35.7% 5 ms, br 8 35.5% 22 ms, br 11 32.4% 1.1 s; gzip 6 37.2% 15 ms, 9 37.1% 38 ms;
+ *   - topic / guest pages (7 KB): br 8 28.3% 1.1 ms, br 10 26.1% 7 ms, br 11 25.5% 14 ms; gzip 6 = 9.
+ * So:
+ *   - the machine-read families that grow with the show (search shards and passages, transcripts, and the
+ *     contract's /search-index.json: at N = 1,000 ~550 MB, fetched by the search engine, offline and podcast
+ *     apps): brotli 4 / gzip 5,
+ *     1-5% more bytes than brotli 5 / gzip 6 for a third less time; anything else over 2 MB: brotli 5 / gzip 6;
+ *   - the per-episode, per-topic and per-guest pages (also thousands): brotli 8 / gzip 9 up to 32 KB, brotli 6 /
+ *     gzip 6 above;
+ *   - the few site-wide documents (home, scripts, styles, docs, feeds): the maximum up to 32 KB (a few ms each),
+ *     brotli 8 / gzip 9 up to 2 MB.
  */
-export function brotliQuality(bytes: number): number {
-  if (bytes <= 32 * 1024) return zlib.BROTLI_MAX_QUALITY;
-  if (bytes <= 2 * 1024 * 1024) return 8;
-  return 5;
+export function levelsFor(urlPath: string, bytes: number): Levels {
+  if (BULK.test(urlPath)) return { br: 4, gz: 5 };
+  if (bytes > 2 * 1024 * 1024) return { br: 5, gz: 6 };
+  if (PER_ITEM.test(urlPath)) return bytes <= 32 * 1024 ? { br: 8, gz: 9 } : { br: 6, gz: 6 };
+  if (bytes <= 32 * 1024) return { br: 11, gz: 9 };
+  return { br: 8, gz: 9 };
+}
+
+const BULK = /^\/(search\/(shards|passages)\/|transcripts\/|search-index\.json$)/;
+const PER_ITEM = /^\/(episodes|chapters)\//;
+
+/** Worker threads running precompress jobs (in this thread when size is 0), one job at a time each. */
+export class CompressPool {
+  readonly #workers: Worker[] = [];
+  readonly #idle: Worker[] = [];
+  readonly #queue: Array<{ job: Job; resolve: (r: JobResult) => void; reject: (e: Error) => void }> = [];
+  readonly #running = new Map<Worker, { job: Job; resolve: (r: JobResult) => void; reject: (e: Error) => void }>();
+
+  readonly size: number;
+
+  constructor(size: number) {
+    this.size = size;
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(new URL('./precompress-worker.ts', import.meta.url));
+      worker.on('message', (m: { result?: JobResult; error?: string }) => {
+        const task = this.#running.get(worker)!;
+        this.#running.delete(worker);
+        if (m.error !== undefined) task.reject(new Error(`precompress ${task.job.file}: ${m.error}`));
+        else task.resolve(m.result!);
+        this.#idle.push(worker);
+        this.#next();
+      });
+      worker.on('error', (e) => {
+        this.#running.get(worker)?.reject(e);
+        this.#running.delete(worker);
+      });
+      this.#workers.push(worker);
+      this.#idle.push(worker);
+    }
+  }
+
+  run(job: Job): Promise<JobResult> {
+    if (this.size <= 0) return Promise.resolve().then(() => runJob(job));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ job, resolve, reject });
+      this.#next();
+    });
+  }
+
+  #next(): void {
+    while (this.#idle.length && this.#queue.length) {
+      const worker = this.#idle.pop()!;
+      const task = this.#queue.shift()!;
+      this.#running.set(worker, task);
+      worker.postMessage({ id: 0, job: task.job });
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((w) => w.terminate()));
+  }
+}
+
+/** Removes the cache entries this build did not use (and leftovers of interrupted writes). */
+async function prune(cacheDir: string, used: Set<string>): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(cacheDir);
+  } catch {
+    return;
+  }
+  const stale = names.filter((name) => !used.has(name.replace(/\.(br|gz)$/, '')));
+  for (let i = 0; i < stale.length; i += 64) {
+    await Promise.all(stale.slice(i, i + 64).map((name) => rm(join(cacheDir, name), { force: true })));
+  }
 }
 
 function kb(bytes: number): string {

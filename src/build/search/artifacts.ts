@@ -22,7 +22,12 @@ export interface SearchBuildOptions extends ShardOptions {
   boosts?: Record<SearchField, number>;
 }
 
-const cache = new WeakMap<LoadedContent, Promise<SearchArtifacts>>();
+/**
+ * Shared by every copy of this module in the process (the prerender bundle's pages and the bulk-documents
+ * integration both publish from it), keyed by the content object, which src/content/site.ts shares likewise.
+ */
+const CACHE = Symbol.for('podcast-listener-service.search-artifacts');
+const cache: WeakMap<LoadedContent, Promise<SearchArtifacts>> = ((globalThis as { [CACHE]?: WeakMap<LoadedContent, Promise<SearchArtifacts>> })[CACHE] ??= new WeakMap());
 
 /** Builds the index and passages once per content (the endpoints of one build share them). */
 export function searchArtifacts(content: LoadedContent): Promise<SearchArtifacts> {

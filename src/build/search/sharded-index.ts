@@ -25,6 +25,7 @@ import { loadLanguage } from '../../../contract/search/language.ts';
 import { encodePassages, PASSAGES_PER_CHUNK, type PassageChunk, type SearchLayout } from '../../../contract/schemas/search-passages.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
+import { analysePassages } from './analysis.ts';
 
 /** The episode-level fields of the top-level index (the transcript has its own, sharded). */
 export const DOC_FIELDS = ['title', 'description', 'guests', 'topics', 'chapters'] as const satisfies readonly SearchField[];
@@ -85,8 +86,18 @@ export async function buildShardedIndex(
 
   // Terms are interned to ids; text is analysed the way Lunr's Builder does it (lunr.tokenizer splits on
   // whitespace and hyphens, lower-cased; then the index pipeline), one pipeline run per distinct token.
+  // The transcript passages are analysed the same way by analysis.ts, per episode and cached by content.
   const termIds = new Map<string, number>();
   const terms: string[] = [];
+  const intern = (t: string): number => {
+    let id = termIds.get(t);
+    if (id === undefined) {
+      id = terms.length;
+      termIds.set(t, id);
+      terms.push(t);
+    }
+    return id;
+  };
   const tokenCache = new Map<string, number[]>();
   const analyse = (text: string): number[] => {
     const out: number[] = [];
@@ -97,13 +108,7 @@ export async function buildShardedIndex(
         ids = [];
         for (const t of builder.pipeline.runString(token)) {
           if (!t) continue;
-          let id = termIds.get(t);
-          if (id === undefined) {
-            id = terms.length;
-            termIds.set(t, id);
-            terms.push(t);
-          }
-          ids.push(id);
+          ids.push(intern(t));
         }
         tokenCache.set(token, ids);
       }
@@ -115,7 +120,7 @@ export async function buildShardedIndex(
   const sorted = [...episodes].sort((a, b) => a.id - b.id);
   // df: documents holding the term, counted once per field (as lunr.idf counts them).
   const df: number[] = [];
-  const bump = (ids: number[]) => {
+  const bump = (ids: ArrayLike<number> & Iterable<number>) => {
     const seen = new Set<number>();
     for (const id of ids) {
       if (seen.has(id)) continue;
@@ -155,15 +160,18 @@ export async function buildShardedIndex(
     if (!list) byEpisode.set(p.episode, (list = []));
     list.push(p);
   }
+  const analysed = await analysePassages(passages, language);
+  const remap = analysed.terms.map(intern);
+  const analysedOf = new Map(passages.map((p, i) => [p, analysed.passages[i]!]));
   const passageTerms = new Map<number, Int32Array[]>();
   for (const [id, list] of byEpisode) {
     passageTerms.set(
       id,
       list.map((p) => {
-        const ids = analyse(p.cues.map(([, text]) => text).join(' '));
+        const ids = analysedOf.get(p)!.map((i) => remap[i]!);
         bump(ids);
         addLength('text', ids.length);
-        return Int32Array.from(ids);
+        return ids;
       }),
     );
   }

@@ -1,12 +1,15 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getContent } from '../../content/site.ts';
 import { renderTranscript, transcriptFiles, type TranscriptExt } from '../../build/transcripts.ts';
+import { bulkDocumentsWrittenByIntegration } from '../../build/bulk-documents.ts';
 
 /**
  * Each transcript at stable URLs the feed, the page and the API point at: /transcripts/<srtFile> (SubRip, the
  * editor's own file when it is one) and the same stem as .vtt (WebVTT) and .json (Podcasting 2.0 JSON).
  */
 export const getStaticPaths = (() => {
+  // In `astro build` the bulk-documents integration writes them (src/build/bulk-documents.ts).
+  if (bulkDocumentsWrittenByIntegration()) return [];
   const { episodes } = getContent();
   return episodes.flatMap((e) =>
     e.transcript

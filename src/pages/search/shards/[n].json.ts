@@ -1,9 +1,13 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getContent } from '../../../content/site.ts';
 import { searchArtifacts } from '../../../build/search/artifacts.ts';
+import { bulkDocumentsWrittenByIntegration } from '../../../build/bulk-documents.ts';
 
 /** Shard n of the transcript index: a serialized Lunr index of the terms in its range (see lunr-index.json). */
+// In `astro build` the bulk-documents integration writes them (src/build/bulk-documents.ts).
 export const getStaticPaths = (async () =>
-  (await searchArtifacts(getContent())).shards.map((_, n) => ({ params: { n: String(n) } }))) satisfies GetStaticPaths;
+  bulkDocumentsWrittenByIntegration()
+    ? []
+    : (await searchArtifacts(getContent())).shards.map((_, n) => ({ params: { n: String(n) } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute = async ({ params }) => Response.json((await searchArtifacts(getContent())).shards[Number(params.n)]);

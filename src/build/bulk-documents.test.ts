@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadContentOrThrow } from '../content/load.ts';
+import { bulkDocuments, bulkDocumentsWrittenByIntegration, setBulkDocumentsWrittenByIntegration } from './bulk-documents.ts';
+import { searchArtifacts, searchFiles } from './search/artifacts.ts';
+import { buildChaptersJson } from './chapters.ts';
+import { renderTranscript, transcriptFiles } from './transcripts.ts';
+
+const content = loadContentOrThrow(join(import.meta.dirname, '../../content'), {});
+
+describe('bulk documents', () => {
+  it('are the documents of the transcript, chapter, shard and passage routes, byte for byte', async () => {
+    const docs = new Map<string, string>();
+    for await (const [path, body] of bulkDocuments(content)) docs.set(path, body);
+
+    const expected = new Map<string, string>();
+    for (const e of content.episodes) {
+      if (e.transcript) for (const f of transcriptFiles(e)) expected.set(`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext));
+      if (e.chapters?.length) expected.set(`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e)));
+    }
+    for (const [path, body] of Object.entries(searchFiles(await searchArtifacts(content)))) {
+      if (path.startsWith('/search/shards/') || path.startsWith('/search/passages/')) expected.set(path, body);
+    }
+    expect([...docs.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [path, body] of expected) expect(docs.get(path), path).toBe(body);
+    expect([...docs.keys()].some((p) => p.startsWith('/transcripts/'))).toBe(true);
+  });
+
+  it('the routes step aside only when the integration says it writes them', () => {
+    expect(bulkDocumentsWrittenByIntegration()).toBe(false);
+    setBulkDocumentsWrittenByIntegration(true);
+    expect(bulkDocumentsWrittenByIntegration()).toBe(true);
+    setBulkDocumentsWrittenByIntegration(false);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * The documents that are pure serialization of the build's data and come by the thousand on a large show (at
+ * 1,000 episodes: 3,000 transcript files, ~1,650 search shards, 1,000 passage files, 1,000 chapter files, two
+ * thirds of the output's files). src/pages defines each (and serves it in `astro dev`); in `astro build` the
+ * bulk-documents integration (src/integration/bulk-documents.ts) writes them straight from the same data after
+ * prerendering, and their routes list no paths: Astro's prerenderer costs a Request, a Response stream, a mkdir
+ * and a write per file, ~20 s of a 1,000-episode build for these alone. Same bytes, same URLs.
+ */
+import { buildChaptersJson } from './chapters.ts';
+import { searchArtifacts } from './search/artifacts.ts';
+import { PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
+import { renderTranscript, transcriptFiles } from './transcripts.ts';
+import type { LoadedContent } from '../content/load.ts';
+
+const FLAG = Symbol.for('podcast-listener-service.bulk-documents');
+
+/** Set by the integration in `astro build`: the routes of bulk documents then list no paths. */
+export function setBulkDocumentsWrittenByIntegration(on: boolean): void {
+  (globalThis as { [FLAG]?: boolean })[FLAG] = on;
+}
+
+export function bulkDocumentsWrittenByIntegration(): boolean {
+  return (globalThis as { [FLAG]?: boolean })[FLAG] === true;
+}
+
+/** Every bulk document as [URL path, body], produced one at a time (a transcript's three formats in a row). */
+export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[string, string]> {
+  for (const e of content.episodes) {
+    if (!e.transcript) continue;
+    for (const f of transcriptFiles(e)) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
+  }
+  for (const e of content.episodes) {
+    if (e.chapters?.length) yield [`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))];
+  }
+  const artifacts = await searchArtifacts(content);
+  for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), JSON.stringify(artifacts.shards[n])];
+  for (const [id, chunks] of artifacts.passages) {
+    for (let c = 0; c < chunks.length; c++) yield [PASSAGES_PATH.replace('{id}', String(id)).replace('{chunk}', String(c)), JSON.stringify(chunks[c])];
+  }
+}

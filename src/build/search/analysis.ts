@@ -1,0 +1,109 @@
+/**
+ * Transcript passages as the index sees them: the term of every word (Lunr's tokenizer: lower-cased, split on
+ * whitespace and hyphens; then the language's index pipeline: trimmer, stop words, stemmer), in order.
+ * The transcript index (sharded-index.ts) and the semantic artifact (semantic.ts) both start from it; it is
+ * computed per episode, kept by content hash (src/content/parse-cache.ts: in memory for the build, on disk under
+ * the cache folder across builds), so a rebuild analyses only the episodes that changed and a build analyses each
+ * passage once, not once per artifact.
+ */
+import { createHash } from 'node:crypto';
+import lunr from 'lunr';
+import { loadLanguage } from '../../../contract/search/language.ts';
+import type { Passage } from '../../../contract/schemas/search-passages.ts';
+import { cachedByContent } from '../../content/parse-cache.ts';
+
+/** Bump when the analysis changes in a way its source text below does not show (e.g. another pipeline). */
+export const ANALYSIS_VERSION = 1;
+
+export interface AnalysedPassages {
+  /** Every distinct term. */
+  terms: string[];
+  /** Per passage (in the order given), the index into `terms` of each word's term, in order, repeats kept. */
+  passages: Int32Array[];
+}
+
+/** One group's analysis as cached: its own terms, and its passages as indexes into them. */
+interface GroupAnalysis {
+  terms: string[];
+  passages: number[][];
+}
+
+/** On globalThis: the prerender bundle and the integrations each have their own copy of this module. */
+const MEMORY = Symbol.for('podcast-listener-service.search-analysis');
+const memory: Map<string, Promise<AnalysedPassages>> = ((globalThis as { [MEMORY]?: Map<string, Promise<AnalysedPassages>> })[MEMORY] ??= new Map());
+
+/**
+ * Analyses passages, grouped by episode (consecutive passages with the same `episode`), each group cached by its
+ * text. The same passages asked twice in one process (the index, then the semantic artifact) share the result.
+ */
+export function analysePassages(passages: ReadonlyArray<Pick<Passage, 'cues'> & { episode?: number }>, language: string): Promise<AnalysedPassages> {
+  const texts = passages.map((p) => p.cues.map(([, text]) => text).join(' '));
+  const hash = createHash('sha1').update(language);
+  passages.forEach((p, i) => hash.update(`\0${p.episode ?? ''}\0`).update(texts[i]!));
+  const memoKey = hash.digest('hex');
+  let pending = memory.get(memoKey);
+  if (!pending) {
+    pending = analyse(passages, texts, language);
+    // Only the latest analysis is kept: a build asks for one set of passages.
+    memory.clear();
+    memory.set(memoKey, pending);
+  }
+  return pending;
+}
+
+async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: string[], language: string): Promise<AnalysedPassages> {
+  const lang = await loadLanguage(language);
+  const builder = new lunr.Builder();
+  lang.plugin.call(builder, builder);
+  const pipeline = builder.pipeline;
+  const identity = [ANALYSIS_VERSION, lunr.version, lang.key, JSON.stringify(pipeline.toJSON()), analyseGroup.toString()].join('\0');
+
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  const out: Int32Array[] = [];
+  const tokenCache = new Map<string, string[]>();
+  for (let start = 0; start < passages.length; ) {
+    let end = start + 1;
+    while (end < passages.length && passages[end]!.episode === passages[start]!.episode) end++;
+    const group = texts.slice(start, end);
+    const analysed = cachedByContent(identity, group.join('\u0001'), () => analyseGroup(group, pipeline, tokenCache));
+    const global = analysed.terms.map((t) => {
+      let id = termIds.get(t);
+      if (id === undefined) {
+        termIds.set(t, (id = terms.length));
+        terms.push(t);
+      }
+      return id;
+    });
+    for (const local of analysed.passages) out.push(Int32Array.from(local, (i) => global[i]!));
+    start = end;
+  }
+  return { terms, passages: out };
+}
+
+/** Lunr's tokenizer and the index pipeline, run once per distinct token. */
+function analyseGroup(texts: string[], pipeline: lunr.Pipeline, tokenCache: Map<string, string[]>): GroupAnalysis {
+  const ids = new Map<string, number>();
+  const terms: string[] = [];
+  const passages = texts.map((text) => {
+    const out: number[] = [];
+    for (const token of text.toLowerCase().split(/[\s-]+/)) {
+      if (!token) continue;
+      let analysed = tokenCache.get(token);
+      if (!analysed) {
+        analysed = pipeline.runString(token).filter((t) => t);
+        tokenCache.set(token, analysed);
+      }
+      for (const t of analysed) {
+        let id = ids.get(t);
+        if (id === undefined) {
+          ids.set(t, (id = terms.length));
+          terms.push(t);
+        }
+        out.push(id);
+      }
+    }
+    return out;
+  });
+  return { terms, passages };
+}

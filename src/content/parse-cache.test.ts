@@ -1,0 +1,54 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, utimesSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cachedParse, configureParseCache, parseCacheStats, pruneParseCache } from './parse-cache.ts';
+import { parseSrt } from './srt.ts';
+import { loadSharedContent } from './site.ts';
+
+const SRT = '1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\nSecond cue.\n';
+const dirs: string[] = [];
+afterEach(() => {
+  configureParseCache(undefined);
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('parse cache', () => {
+  it('returns what the parser returned, parsing each distinct text once, and prunes what a build did not use', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    dirs.push(dir);
+    configureParseCache(dir);
+    const before = parseCacheStats();
+    expect(cachedParse(parseSrt, SRT)).toEqual(parseSrt(SRT));
+    expect(cachedParse(parseSrt, SRT)).toEqual(parseSrt(SRT));
+    const other = SRT.replace('Hello', 'Goodbye');
+    expect(cachedParse(parseSrt, other).cues[0]!.text).toBe('Goodbye there.');
+    const after = parseCacheStats();
+    expect(after.misses - before.misses).toBe(2);
+    expect(after.hits - before.hits).toBe(1);
+    expect(readdirSync(dir)).toHaveLength(2);
+    writeFileSync(join(dir, 'stale.json'), '{}');
+    pruneParseCache();
+    expect(readdirSync(dir)).toHaveLength(2);
+  });
+
+  it('parses every time when no folder is configured', () => {
+    const before = parseCacheStats();
+    expect(cachedParse(parseSrt, SRT)).toEqual(parseSrt(SRT));
+    expect(parseCacheStats()).toEqual(before);
+  });
+});
+
+describe('shared content', () => {
+  it('is read once while the files are unchanged, and again after an edit', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shared-content-'));
+    dirs.push(dir);
+    cpSync(join(process.cwd(), 'content'), dir, { recursive: true });
+    const first = loadSharedContent(dir);
+    expect(first.content).not.toBeNull();
+    expect(loadSharedContent(dir)).toBe(first);
+    const md = join(dir, 'episodes', readdirSync(join(dir, 'episodes')).filter((f) => f.endsWith('.md'))[0]!);
+    utimesSync(md, new Date(), new Date(Date.now() + 5000));
+    expect(loadSharedContent(dir)).not.toBe(first);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Per-episode build work by content hash, on disk under Astro's cacheDir (set by the content-check integration),
+ * so a rebuild redoes only what changed: parsed transcripts (cachedParse) and the search analysis of each
+ * episode's passages (src/build/search/analysis.ts). At 1,000 hour-long episodes each is seconds of a build that
+ * should take ten. Without a configured folder (npm run check, tests, tools) everything is computed.
+ *
+ * The key is the sha1 of the parser's identity (PARSE_CACHE_VERSION, the parser's name and its source text) and the
+ * transcript's bytes; a change to srt.ts or vtt.ts changes the source text and so the key. Bump
+ * PARSE_CACHE_VERSION when a change elsewhere (srt-parser-2, a helper) changes what a parser returns.
+ * The state is on globalThis: Astro evaluates the content modules more than once in a build (the config's
+ * integrations, the content layer, the prerender bundle), and all of them should see the folder.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const PARSE_CACHE_VERSION = 1;
+
+const STATE = Symbol.for('podcast-listener-service.parse-cache');
+
+interface State {
+  dir?: string;
+  /** Keys read or written by this process. */
+  used: Set<string>;
+  hits: number;
+  misses: number;
+}
+
+function state(): State {
+  const g = globalThis as { [STATE]?: State };
+  return (g[STATE] ??= { used: new Set(), hits: 0, misses: 0 });
+}
+
+/** Where parsed transcripts are kept (undefined: not kept). */
+export function configureParseCache(dir: string | undefined): void {
+  state().dir = dir;
+}
+
+export function parseCacheStats(): { hits: number; misses: number } {
+  const { hits, misses } = state();
+  return { hits, misses };
+}
+
+/** parse(text), or what it returned for the same text before. The result must survive a JSON round trip. */
+export function cachedParse<T>(parse: (text: string) => T, text: string): T {
+  return cachedByContent(`${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}`, text, () => parse(text));
+}
+
+/**
+ * compute(), or what it returned before for the same identity (what computes: a version, the code) and input
+ * (what it computes from), kept as JSON when a folder is configured.
+ */
+export function cachedByContent<T>(identity: string, input: string, compute: () => T): T {
+  const { dir } = state();
+  if (!dir) return compute();
+  const key = createHash('sha1').update(identity).update('\0').update(input).digest('hex');
+  const path = join(dir, `${key}.json`);
+  state().used.add(key);
+  try {
+    const value = JSON.parse(readFileSync(path, 'utf8')) as T;
+    state().hits++;
+    return value;
+  } catch {
+    // Not cached yet (or unreadable): compute.
+  }
+  const value = compute();
+  state().misses++;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(value));
+    renameSync(tmp, path);
+  } catch {
+    // A cache that cannot be written only costs time.
+  }
+  return value;
+}
+
+/** Removes the entries this process did not use (after a complete build), so the folder stays one show's size. */
+export function pruneParseCache(): void {
+  const { dir, used } = state();
+  if (!dir) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (!used.has(name.replace(/\.json$/, ''))) rmSync(join(dir, name), { force: true });
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CompressPool, levelsFor, precompressDir, precompressedFacts, registerPrecompressed } from './precompress.ts';
+import { writeAssetManifest } from './asset-manifest.ts';
+
+const dirs: string[] = [];
+const temp = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Text that compresses, different per seed. */
+const text = (seed: number, words = 2000) =>
+  Array.from({ length: words }, (_, i) => `word${(i * 7919 + seed * 104729) % 997}`).join(' ');
+
+function site(): string {
+  const root = temp('precompress-site');
+  mkdirSync(join(root, 'search', 'shards'), { recursive: true });
+  mkdirSync(join(root, 'transcripts'));
+  mkdirSync(join(root, '.well-known'));
+  writeFileSync(join(root, 'index.html'), `<html><script>go()</script>${text(1)}</html>`);
+  writeFileSync(join(root, 'search', 'shards', '0.json'), JSON.stringify({ t: text(2) }));
+  writeFileSync(join(root, 'transcripts', '1.vtt'), `WEBVTT\n\n${text(3)}`);
+  writeFileSync(join(root, '.well-known', 'api-catalog'), JSON.stringify({ t: text(4) }));
+  writeFileSync(join(root, 'small.txt'), 'tiny');
+  writeFileSync(join(root, 'audio.mp3'), Buffer.alloc(4096, 7));
+  return root;
+}
+
+describe('precompress', () => {
+  it('writes .br and .gz that decompress to the same bytes, in worker threads, for text files worth it only', async () => {
+    const root = site();
+    const result = await precompressDir(root, { workers: 2 });
+    expect(result).toMatchObject({ files: 4, reused: 0 });
+    for (const file of ['index.html', 'search/shards/0.json', 'transcripts/1.vtt', '.well-known/api-catalog']) {
+      const body = readFileSync(join(root, file));
+      expect(brotliDecompressSync(readFileSync(join(root, `${file}.br`)))).toEqual(body);
+      expect(gunzipSync(readFileSync(join(root, `${file}.gz`)))).toEqual(body);
+    }
+    expect(existsSync(join(root, 'small.txt.br'))).toBe(false);
+    expect(existsSync(join(root, 'audio.mp3.gz'))).toBe(false);
+  });
+
+  it('reuses the cached variants of unchanged files and compresses only what changed', async () => {
+    const cacheDir = join(temp('precompress-cache'), 'precompress');
+    const first = site();
+    await precompressDir(first, { cacheDir, workers: 1 });
+    const cached = readdirSync(cacheDir).sort();
+    expect(cached).toHaveLength(8);
+
+    // Another output folder (as the one-episode rebuild writes), one file changed.
+    const second = site();
+    writeFileSync(join(second, 'search', 'shards', '0.json'), JSON.stringify({ t: text(5) }));
+    const result = await precompressDir(second, { cacheDir, workers: 0 });
+    expect(result).toMatchObject({ files: 4, reused: 3 });
+    for (const file of ['index.html', 'search/shards/0.json', 'transcripts/1.vtt']) {
+      expect(brotliDecompressSync(readFileSync(join(second, `${file}.br`)))).toEqual(readFileSync(join(second, file)));
+      expect(gunzipSync(readFileSync(join(second, `${file}.gz`)))).toEqual(readFileSync(join(second, file)));
+    }
+    // The entries of the old shard, which this build did not use, are gone; the new one's are there.
+    const now = readdirSync(cacheDir);
+    expect(now).toHaveLength(8);
+    expect(now.filter((n) => !cached.includes(n))).toHaveLength(2);
+  });
+
+  it('a cached "not smaller" result writes no variant', async () => {
+    const cacheDir = temp('precompress-cache');
+    const noise = randomBytes(4096);
+    for (let run = 0; run < 2; run++) {
+      const root = temp('precompress-incompressible');
+      writeFileSync(join(root, 'noise.txt'), noise);
+      const result = await precompressDir(root, { cacheDir, workers: 0 });
+      expect(result.reused).toBe(run);
+      expect(existsSync(join(root, 'noise.txt.gz'))).toBe(false);
+    }
+  });
+
+  it('takes files compressed ahead (the bulk documents) as done, and compresses the rest', async () => {
+    const root = site();
+    const pool = new CompressPool(1);
+    const shard = join(root, 'search', 'shards', '0.json');
+    const ahead = await pool.run({ file: shard, levels: { br: 4, gz: 5 } }).finally(() => pool.close());
+    registerPrecompressed(root, new Map([['/search/shards/0.json', ahead]]));
+    const result = await precompressDir(root, { workers: 0 });
+    expect(result.files).toBe(4);
+    expect(precompressedFacts(root)?.get('/search/shards/0.json')).toMatchObject({ size: ahead.size, sha1: ahead.sha1, br: ahead.br });
+    expect(brotliDecompressSync(readFileSync(`${shard}.br`))).toEqual(readFileSync(shard));
+  });
+
+  it('chooses levels by family: the maximum for small documents, less for large or machine-read ones', () => {
+    expect(levelsFor('/index.html', 20_000)).toEqual({ br: 11, gz: 9 });
+    expect(levelsFor('/_astro/client.js', 200_000)).toEqual({ br: 8, gz: 9 });
+    expect(levelsFor('/episodes/topic/chess/index.html', 7_000)).toEqual({ br: 8, gz: 9 });
+    expect(levelsFor('/episodes/0001-episode/index.html', 84_000)).toEqual({ br: 6, gz: 6 });
+    expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ br: 4, gz: 5 });
+    expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ br: 4, gz: 5 });
+    expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ br: 4, gz: 5 });
+    expect(levelsFor('/search-index.json', 50 * 1024 * 1024)).toEqual({ br: 4, gz: 5 });
+    expect(levelsFor('/rss.xml', 3 * 1024 * 1024)).toEqual({ br: 5, gz: 6 });
+  });
+
+  it('hands the asset manifest the same ETags and sizes it would compute by reading the files', async () => {
+    const root = site();
+    await precompressDir(root, { workers: 0 });
+    const fromFacts = await writeAssetManifest(root, 'https://example.com');
+    expect(precompressedFacts(root)?.size).toBeGreaterThan(0);
+    const fromFiles = await writeAssetManifest(root, 'https://example.com', undefined);
+    expect({ ...fromFacts, generated_at: '' }).toEqual({ ...fromFiles, generated_at: '' });
+  });
+});
