@@ -16,7 +16,9 @@
  * workerd enforces no memory limit of its own (its IsolateLimitEnforcer is a null one; Cloudflare's enforcement
  * is not open source). --limit-mb N (default 128; 0 for none) makes the preview's workerd run with the V8 flag
  * --max-heap-size=N, written into the binary config Miniflare hands workerd (a wrapper named by
- * MINIFLARE_WORKERD_PATH, which also adds --expose-gc: workerd never answers HeapProfiler.collectGarbage): past N MB of JS heap V8 aborts the process, so a run that exceeds it fails loudly.
+ * MINIFLARE_WORKERD_PATH, which also adds --expose-gc: workerd never answers HeapProfiler.collectGarbage): a Worker that needs more
+ * JS heap than N MB stops answering (checked with --limit-mb 16 at N = 1,000: the first search timed out), so
+ * a run that exceeds it fails loudly (statuses other than 200).
  * It bounds the V8 heap only, not ArrayBuffer backing stores, which Cloudflare also counts.
  *
  * Prints a table and one JSON line (`npm run bench:isolate -- --dist ... --queries ...`).
