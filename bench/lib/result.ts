@@ -42,7 +42,7 @@ export interface InProcess {
   askFirstTime?: LatencySummary;
   searchCached?: LatencySummary & { avgMatches: number; emptyShare: number };
   heapAfterQueriesBytes?: number;
-  loaded?: { shards: number; passages?: number; passageChunks?: number; answers: number };
+  loaded?: { shards: number; passages?: number; passageChunks?: number; answers: number; bytes?: number };
   offline?: { queries: number; medianGzipBytes: number; maxGzipBytes: number; medianFiles: number; maxRawBytes: number };
 }
 

@@ -65,9 +65,11 @@ const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.leng
  * that memory does not grow with the show, only with what is asked. A query needs a few shards and one passage
  * chunk per result it shows; a shard is ~45 KB of JSON and about as much loaded (typed arrays), a chunk of 16
  * passages ~10 KB. The default fits a 128 MB function isolate; SEARCH_CACHE_MB (functions/env.ts) sets it per
- * host, read once before the first query (configureSearchCaches). Answers are counted, not weighed (~5 KB each).
+ * host, read once before the first query (configureSearchCaches).
  */
-export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024, answers: 2_000 };
+export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024 };
+/** Answers to repeated queries get a quarter of the budget on top, weighed by their size (~5–15 KB each). */
+const ANSWER_SHARE = 0.25;
 /** Of the byte budget, the share for shards (the rest holds passage chunks). */
 const SHARD_SHARE = 0.6;
 
@@ -221,7 +223,7 @@ export class SearchEngine {
   readonly service: ServiceData;
   readonly layout: SearchLayout;
   /** Rendered pages of answers, by query and paging (services.ts); the index never changes in a process. */
-  readonly answers = new Lru<string, Promise<unknown>>(CACHE_LIMITS.answers);
+  readonly answers = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes * ANSWER_SHARE);
   readonly #top: lunr.Index;
   readonly #topVocabulary: Record<string, unknown>;
   readonly #episodes: Map<number, ServiceEpisode>;

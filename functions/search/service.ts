@@ -24,12 +24,31 @@ export interface AnswerOptions {
   fresh?: boolean;
 }
 
+/** About what a cached answer holds: its strings (two bytes a character, at most) and some per object. */
+function answerBytes(key: string, page: SearchPage): number {
+  let bytes = 2 * key.length + 64;
+  for (const r of page.results) {
+    bytes += 200;
+    for (const value of Object.values(r)) if (typeof value === 'string') bytes += 2 * value.length;
+    for (const m of (r as { moments?: Array<Record<string, unknown>> }).moments ?? []) {
+      bytes += 100;
+      for (const value of Object.values(m)) if (typeof value === 'string') bytes += 2 * value.length;
+    }
+  }
+  return bytes;
+}
+
 function cached(engine: SearchEngine, key: string, fresh: boolean, compute: () => Promise<SearchPage>): Promise<SearchPage> {
   let page = fresh ? undefined : (engine.answers.get(key) as Promise<SearchPage> | undefined);
   if (!page) {
-    page = compute();
-    page.catch(() => engine.answers.delete(key));
-    engine.answers.set(key, page);
+    const computing = compute();
+    page = computing;
+    // Weighed once known: an answer's size varies with its results (snippets, moments) and its key.
+    computing.then(
+      (p) => engine.answers.weigh(key, computing, answerBytes(key, p)),
+      () => engine.answers.delete(key),
+    );
+    engine.answers.set(key, computing, 4 * 1024);
   }
   // Callers get their own page and array; the results themselves are shared and must not be changed.
   return page.then((p) => ({ total: p.total, results: [...p.results] }));

@@ -48,3 +48,25 @@ describe('a tiny index cache', () => {
     expect(large.engine.loaded.shards).toBeGreaterThan(small.engine.loaded.shards);
   });
 });
+
+describe('the answer cache', () => {
+  it('is weighed in bytes: a small budget keeps fewer answers, never more than its share', async () => {
+    const { searchEpisodes } = await import('../../functions/search/service.ts');
+    const files = await contentFiles(sampleContent());
+    const before = CACHE_LIMITS.bytes;
+    configureSearchCaches(1); // answers: a quarter, 256 KB
+    try {
+      const store = memoryStore(files);
+      const words = ['bees', 'bread', 'tide', 'bridge', 'volcano', 'sleep', 'jazz', 'coffee', 'moon', 'salt', 'yeast', 'honey', 'wave', 'steel', 'rhythm'];
+      const queries = words.flatMap((a) => words.map((b) => `${a} ${b}`));
+      for (const query of queries) await searchEpisodes(store, { query, limit: 10, offset: 0 });
+      const { getEngine } = await import('../../functions/search/engine.ts');
+      const engine = await getEngine(store);
+      expect(engine.answers.weight).toBeLessThanOrEqual(256 * 1024);
+      expect(engine.answers.size).toBeGreaterThan(5);
+      expect(engine.answers.size).toBeLessThan(queries.length);
+    } finally {
+      CACHE_LIMITS.bytes = before;
+    }
+  });
+});
