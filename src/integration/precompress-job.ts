@@ -93,11 +93,13 @@ function reuse(cacheDir: string, key: string, file: string, result: JobResult): 
  * renaming (store), and the output folder is emptied before each build, so a link never sees its bytes change.
  */
 function place(cached: string, target: string): void {
-  rmSync(target, { force: true });
   try {
     linkSync(cached, target);
-  } catch {
-    copyFileSync(cached, target);
+  } catch (e) {
+    // A variant left in the folder is replaced, never written through (it may be another build's link).
+    rmSync(target, { force: true });
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') linkSync(cached, target);
+    else copyFileSync(cached, target);
   }
 }
 
