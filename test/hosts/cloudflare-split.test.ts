@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeCloudflareConfig, WORKERS_ASSET_MAX_BYTES } from '../../hosts/cloudflare/build.ts';
+import { loadStaticStore } from '../../hosts/node/static-store.ts';
 import { PARTS_PATH, withSplitAssets, type PartsIndex } from '../../hosts/cloudflare/split-assets.ts';
 
 // worker.ts's Durable Objects extend the runtime's class; workerd provides the module, Node does not.
@@ -67,6 +68,14 @@ describe('build:cloudflare on files over the limit', () => {
     expect(Buffer.concat(bytes).equals(BIG)).toBe(true);
     expect(index['/transcripts/one two.txt']!.parts).toHaveLength(2);
     expect(existsSync(join(client, 'episodes.json.part0'))).toBe(false);
+  });
+
+  it('adds nothing the Node (and Bun) host serves: it answers only the files of the manifest', () => {
+    build();
+    const store = loadStaticStore(client);
+    expect(store.resolve('/search-index.json.part0')).toBeUndefined();
+    expect(store.resolve(PARTS_PATH)).toBeUndefined();
+    expect(store.resolve('/search-index.json')?.type).toBe('application/json; charset=utf-8');
   });
 
   it('leaves the originals out of the upload, keeping the other ignore rules', () => {
