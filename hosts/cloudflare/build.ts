@@ -4,23 +4,37 @@
  * limit Durable Object) and <dist>/client/_headers (headers for what the assets layer answers alone).
  * Deploy: `npx wrangler deploy --config dist/cloudflare/wrangler.json`; secrets with `npx wrangler secret put`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
 import { functionRoutedPatterns, headersFile } from '../shared/headers-file.ts';
+import type { AssetManifest } from '../../contract/schemas/asset-manifest.ts';
+import { PARTS_PATH, type PartsIndex } from './split-assets.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The newest date the bundled workerd (wrangler's dependency) supports; raise it with wrangler. */
 export const COMPATIBILITY_DATE = '2026-04-01';
 
-export function writeCloudflareConfig(distDir: string): string {
+/** Workers static assets refuse any file larger than this (25 MiB). */
+export const WORKERS_ASSET_MAX_BYTES = 25 * 1024 * 1024;
+
+export interface CloudflareBuildOptions {
+  /** Files larger than this are uploaded as parts (default and upper bound: WORKERS_ASSET_MAX_BYTES; smaller for tests). */
+  maxAssetBytes?: number;
+}
+
+export function writeCloudflareConfig(distDir: string, options: CloudflareBuildOptions = {}): string {
   const clientDir = join(distDir, 'client');
   const manifest = readManifest(clientDir);
   const outDir = join(distDir, 'cloudflare');
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(clientDir, '_headers'), headersFile(manifest));
-  // Cloudflare compresses at the edge: the build's .br/.gz copies need not be uploaded.
-  writeFileSync(join(clientDir, '.assetsignore'), '*.br\n*.gz\n_manifest.json.br\n');
+  const maxBytes = Math.min(options.maxAssetBytes || WORKERS_ASSET_MAX_BYTES, WORKERS_ASSET_MAX_BYTES);
+  const split = splitLargeAssets(clientDir, manifest, maxBytes);
+  // Cloudflare compresses at the edge: the build's .br/.gz copies need not be uploaded. A file too large for the
+  // assets layer is uploaded as its parts instead; the Worker answers it by joining them (worker.ts).
+  const ignored = Object.keys(split).map(ignorePattern);
+  writeFileSync(join(clientDir, '.assetsignore'), ['*.br', '*.gz', '_manifest.json.br', ...ignored].join('\n') + '\n');
   const config = {
     $schema: relative(outDir, join(ROOT, 'node_modules/wrangler/config-schema.json')),
     name: 'podcast-listener-service',
@@ -47,7 +61,54 @@ export function writeCloudflareConfig(distDir: string): string {
   return file;
 }
 
+/**
+ * Writes every manifest file larger than maxBytes as `<file>.part<k>` byte slices of at most maxBytes beside it,
+ * and the index of them at PARTS_PATH (always written, `{}` when nothing is split). Parts of an earlier run are
+ * removed first, so running the build again gives the same output.
+ */
+export function splitLargeAssets(clientDir: string, manifest: AssetManifest, maxBytes: number): PartsIndex {
+  if (!(maxBytes > 0)) throw new Error(`the asset size limit must be a positive number of bytes, not ${maxBytes}`);
+  const index: PartsIndex = {};
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    const full = join(clientDir, path.slice(1));
+    for (let k = 0; existsSync(`${full}.part${k}`); k++) unlinkSync(`${full}.part${k}`);
+    if (entry.identity.size <= maxBytes) continue;
+    const parts: string[] = [];
+    const fd = openSync(full, 'r');
+    try {
+      if (fstatSync(fd).size !== entry.identity.size) throw new Error(`${path} is not the size the manifest says (${entry.identity.size} bytes): build again`);
+      // Parts are read and written in steps of at most 8 MiB, whatever the limit.
+      const buffer = Buffer.allocUnsafe(Math.min(maxBytes, 8 * 1024 * 1024));
+      for (let start = 0; start < entry.identity.size; start += maxBytes) {
+        const end = Math.min(start + maxBytes, entry.identity.size);
+        const out = openSync(`${full}.part${parts.length}`, 'w');
+        try {
+          for (let at = start; at < end; ) {
+            const n = readSync(fd, buffer, 0, Math.min(buffer.length, end - at), at);
+            if (n === 0) throw new Error(`${path} is shorter than the manifest says (${entry.identity.size} bytes): build again`);
+            writeFileSync(out, buffer.subarray(0, n));
+            at += n;
+          }
+        } finally {
+          closeSync(out);
+        }
+        parts.push(`${path}.part${parts.length}`);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    index[path] = { parts, size: entry.identity.size, type: entry.type, etag: entry.identity.etag };
+  }
+  writeFileSync(join(clientDir, PARTS_PATH.slice(1)), `${JSON.stringify(index)}\n`);
+  return index;
+}
+
+/** An .assetsignore (gitignore syntax) line matching exactly this path from the assets directory. */
+function ignorePattern(path: string): string {
+  return path.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const file = writeCloudflareConfig(resolve(process.env.DIST_DIR || 'dist'));
+  const file = writeCloudflareConfig(resolve(process.env.DIST_DIR || 'dist'), { maxAssetBytes: Number(process.env.WORKERS_ASSET_MAX_BYTES) || undefined });
   console.log(`wrote ${relative(process.cwd(), file)}`);
 }

@@ -28,7 +28,8 @@ if (stale) {
   });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const config = writeCloudflareConfig(distDir);
+// WORKERS_ASSET_MAX_BYTES lowers the assets layer's 25 MiB file limit (tests: the sample's files are small).
+const config = writeCloudflareConfig(distDir, { maxAssetBytes: Number(env.WORKERS_ASSET_MAX_BYTES) || undefined });
 
 /** What the Worker reads from its environment (functions/env.ts and the modules with settings of their own). */
 const PASSED = ['SITE_URL', 'TRUST_PROXY', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'RESPONSE_TIMEOUT_MS', 'SIGNING_KEY', 'SIGNING_SECRET', 'MCP_ALLOWED_ORIGINS', 'TIP_WALLET_ADDRESS', 'TIP_NETWORK', 'TIP_URL'];

@@ -16,6 +16,7 @@ import { MANIFEST_PATH } from '../../contract/http-policy.ts';
 import { trustedManifest } from '../../contract/schemas/asset-manifest.ts';
 import { DurableObjectRateLimitStore, RateLimitCounter, type CounterNamespace } from './rate-limit.ts';
 import { DurableObjectSingleUseStore, SingleUseEntry, type EntryNamespace } from './single-use.ts';
+import { PARTS_PATH, withSplitAssets, type PartsIndex } from './split-assets.ts';
 
 export { RateLimitCounter, SingleUseEntry };
 
@@ -36,9 +37,12 @@ async function createWorkerApp(env: Env): Promise<App> {
   for (const [name, value] of Object.entries(env)) if (typeof value === 'string') vars[name] = value;
   const serviceEnv = readServiceEnv(vars);
   const log = consoleLogger(serviceEnv.logLevel);
-  const fetchAsset = (path: string) => env.ASSETS.fetch(new Request(`${ASSET_ORIGIN}${path}`));
+  // Files too large for the assets layer were uploaded as parts (hosts/cloudflare/split-assets.ts): this binding
+  // answers them by joining the parts; every other path is the platform's.
+  const assets = withSplitAssets(env.ASSETS, await readPartsIndex(env.ASSETS));
+  const fetchAsset = (path: string) => assets.fetch(new Request(`${ASSET_ORIGIN}${path}`));
   const manifest = trustedManifest(await (await fetchAsset(MANIFEST_PATH)).json());
-  const serveStatic = createRemoteStaticResponder(manifest, (path, request) => env.ASSETS.fetch(forwardedAssetRequest(`${ASSET_ORIGIN}${path}`, request)));
+  const serveStatic = createRemoteStaticResponder(manifest, (path, request) => assets.fetch(forwardedAssetRequest(`${ASSET_ORIGIN}${path}`, request)));
   await prepareSigningKey(serviceEnv, log).catch(() => {});
   return createApp({
     env: serviceEnv,
@@ -49,6 +53,16 @@ async function createWorkerApp(env: Env): Promise<App> {
     rateLimit: { store: new DurableObjectRateLimitStore(env.RATE_LIMIT, log) },
     singleUse: new DurableObjectSingleUseStore(env.SINGLE_USE),
   });
+}
+
+/** The build's list of split files; none when the output has no list (written by hosts/cloudflare/build.ts). */
+async function readPartsIndex(assets: Env['ASSETS']): Promise<PartsIndex> {
+  const res = await assets.fetch(new Request(`${ASSET_ORIGIN}${PARTS_PATH}`));
+  if (res.status !== 200) {
+    void res.body?.cancel().catch(() => {});
+    return {};
+  }
+  return (await res.json()) as PartsIndex;
 }
 
 export default {
