@@ -262,6 +262,10 @@ describe('search page', () => {
       const first = page.locator('[data-results] > li').first();
       await first.waitFor();
       await page.waitForURL(new RegExp(`\\?q=${word}$`));
+      // The address changes when the last query starts; the list keeps the previous answer until its own arrives
+      // (under load, a prefix's answer with other episodes first): wait for the answer to the word itself.
+      await page.locator('[data-results]:not([aria-busy])').waitFor();
+      await page.locator('[data-search-status]', { hasText: /1 episode matches/ }).waitFor();
       expect((await first.locator('h2').textContent())?.trim()).toBe(episode.title);
       expect((await first.locator('mark').first().textContent())?.toLowerCase()).toContain(word.slice(0, 6));
       expect(await page.locator('[data-search-status]').textContent()).toMatch(/1 episode matches/);
