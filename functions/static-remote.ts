@@ -8,8 +8,7 @@
  * /episodes.json ~30x slower than its /api/search). Larger ones are passed through to the platform's fetcher
  * per request, which does what a file server does, so an isolate's memory stays bounded.
  */
-import { errorResponse } from './errors.ts';
-import { createStaticResponder, safePath, STATIC_ALLOW, type StaticAsset } from './static.ts';
+import { createStaticResponder, invalidPathResponse, notReadResponse, safePath, wantsHtmlPage, type StaticAsset } from './static.ts';
 import type { RequestContext } from './types.ts';
 import type { AssetEntry, AssetManifest } from '../contract/schemas/asset-manifest.ts';
 
@@ -70,30 +69,18 @@ export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset:
   };
   const respond = async (request: Request, ctx: RequestContext): Promise<Response | undefined> => {
     const path = safePath(ctx.url.pathname);
-    if (path === null) {
-      return errorResponse('invalid_path', {
-        message: 'The request path is not allowed.',
-        hint: 'Paths may not contain "." or ".." segments, backslashes or control characters, encoded or not.',
-      });
-    }
+    if (path === null) return invalidPathResponse();
     const found = entryFor(manifest, path);
     if (!found) return undefined;
     const [file, entry] = found;
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: STATIC_ALLOW } });
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse('method_not_allowed', {
-        message: `${request.method} is not supported on ${ctx.url.pathname}: it is a prebuilt document.`,
-        hint: `Use one of: ${STATIC_ALLOW}.`,
-        headers: { Allow: STATIC_ALLOW },
-      });
-    }
+    const refused = notReadResponse(request, ctx);
+    if (refused) return refused;
     if (await ensureCached(file, entry, request)) return memory(request, ctx);
     return withEntryHeaders(await fetchAsset(file, request), entry, 200);
   };
   /** The build's 404 page for a browser (GET/HEAD asking for HTML); undefined otherwise. */
   const notFoundPage = async (request: Request): Promise<Response | undefined> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    if (!request.headers.get('accept')?.includes('text/html')) return undefined;
+    if (!wantsHtmlPage(request)) return undefined;
     const entry = manifest.files['/404.html'];
     if (!entry) return undefined;
     const page = await fetchAsset('/404.html', new Request(request.url, { method: request.method }));

@@ -93,29 +93,41 @@ export interface StaticResponder {
   notFoundPage(request: Request): Response | undefined;
 }
 
+/** 400 for a request path safePath refuses (every static responder, before any lookup). */
+export function invalidPathResponse(): Response {
+  return errorResponse('invalid_path', {
+    message: 'The request path is not allowed.',
+    hint: 'Paths may not contain "." or ".." segments, backslashes or control characters, encoded or not.',
+  });
+}
+
+/** For a path that is a prebuilt document: OPTIONS 204, any method but GET/HEAD 405; undefined for GET/HEAD. */
+export function notReadResponse(request: Request, ctx: RequestContext): Response | undefined {
+  const method = request.method;
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: STATIC_ALLOW } });
+  return errorResponse('method_not_allowed', {
+    message: `${method} is not supported on ${ctx.url.pathname}: it is a prebuilt document.`,
+    hint: `Use one of: ${STATIC_ALLOW}.`,
+    headers: { Allow: STATIC_ALLOW },
+  });
+}
+
+/** Whether a request not answered otherwise gets the build's 404 page: a browser asking for HTML with GET/HEAD. */
+export function wantsHtmlPage(request: Request): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && Boolean(request.headers.get('accept')?.includes('text/html'));
+}
+
 export function createStaticResponder(files: StaticFiles): StaticResponder {
   const respond = (request: Request, ctx: RequestContext): Response | undefined => {
     const path = safePath(ctx.url.pathname);
-    if (path === null) {
-      return errorResponse('invalid_path', {
-        message: 'The request path is not allowed.',
-        hint: 'Paths may not contain "." or ".." segments, backslashes or control characters, encoded or not.',
-      });
-    }
+    if (path === null) return invalidPathResponse();
     const asset = lookup(files, path);
     if (!asset) return undefined;
-    const method = request.method;
-    if (method === 'GET' || method === 'HEAD') return serve(request, asset, 200);
-    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: STATIC_ALLOW } });
-    return errorResponse('method_not_allowed', {
-      message: `${method} is not supported on ${ctx.url.pathname}: it is a prebuilt document.`,
-      hint: `Use one of: ${STATIC_ALLOW}.`,
-      headers: { Allow: STATIC_ALLOW },
-    });
+    return notReadResponse(request, ctx) ?? serve(request, asset, 200);
   };
   const notFoundPage = (request: Request): Response | undefined => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    if (!request.headers.get('accept')?.includes('text/html')) return undefined;
+    if (!wantsHtmlPage(request)) return undefined;
     const page = files.get('/404.html');
     if (page) return serve(request, page, 404);
     // A build without a 404 page still answers a browser in HTML.
@@ -137,7 +149,7 @@ function serve(request: Request, asset: StaticAsset, status: 200 | 404): Respons
   const compressible = asset.br !== undefined || asset.gzip !== undefined;
   if (status === 200) {
     const inm = headers.get('if-none-match');
-    if (inm !== null ? etagMatches(inm, asset) : notModifiedSince(headers.get('if-modified-since'), asset)) {
+    if (inm !== null ? etagMatches(inm, [asset.identity.etag, asset.br?.etag, asset.gzip?.etag]) : notModifiedSince(headers.get('if-modified-since'), asset)) {
       const variant = compressible ? negotiate(headers.get('accept-encoding'), asset) : asset.identity;
       return new MemoryResponse(null, null, { status: 304, headers: baseHeaders(asset, variant, compressible) });
     }
@@ -172,12 +184,12 @@ function baseHeaders(asset: StaticAsset, variant: StaticVariant, compressible: b
   return out;
 }
 
-/** If-None-Match, weak comparison (RFC 9110 §13.1.2): a list of tags, or "*". */
-function etagMatches(header: string, asset: StaticAsset): boolean {
+/** If-None-Match against a document's ETags (any of its stored variants), weak comparison (RFC 9110 §13.1.2). */
+export function etagMatches(header: string, etags: ReadonlyArray<string | undefined>): boolean {
   if (header.trim() === '*') return true;
   for (const raw of header.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
-    if (tag === asset.identity.etag || tag === asset.br?.etag || tag === asset.gzip?.etag) return true;
+    if (etags.includes(tag)) return true;
   }
   return false;
 }

@@ -4,6 +4,7 @@
  * at PARTS_PATH, and the file itself is left out of the upload. The Worker answers such a path by streaming the
  * parts' bodies one after another from the assets binding: never more than one chunk of it in the isolate's memory.
  */
+import { etagMatches } from '../../functions/static.ts';
 
 /** Where the build lists the files it split (a JSON object; `{}` when none). */
 export const PARTS_PATH = '/_parts.json';
@@ -52,7 +53,7 @@ function joinedResponse(assets: AssetFetcher, origin: string, request: Request, 
     return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } });
   }
   const inm = request.headers.get('if-none-match');
-  if (inm !== null && etagMatches(inm, file.etag)) return new Response(null, { status: 304, headers });
+  if (inm !== null && etagMatches(inm, [file.etag])) return new Response(null, { status: 304, headers });
   headers.set('Content-Length', String(file.size));
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
   return new Response(joinedParts(assets, origin, file), { status: 200, headers });
@@ -95,10 +96,4 @@ function joinedParts(assets: AssetFetcher, origin: string, file: SplitFile): Rea
     },
     { highWaterMark: 0 },
   );
-}
-
-/** If-None-Match, weak comparison (RFC 9110 §13.1.2), as functions/static.ts compares. */
-function etagMatches(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((raw) => raw.trim().replace(/^W\//, '') === etag);
 }
