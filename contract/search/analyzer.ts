@@ -78,10 +78,9 @@ export class Analyzer {
       const raw = m[0].toLowerCase();
       let term = this.#chunkCache.get(raw);
       if (term === undefined) {
-        const core = this.normalize(raw);
-        // The word as words() would cut it from the chunk (see there), then term().
-        const at = core ? raw.indexOf(core) : -1;
-        term = core ? (this.term(at < 0 ? raw : raw.slice(at, at + core.length)) ?? '') : null;
+        // The word as words() cuts it from the chunk, then term().
+        const where = this.#wordIn(raw);
+        term = where ? (this.term(raw.slice(where[0], where[0] + where[1])) ?? '') : null;
         if (this.#chunkCache.size >= CHUNK_CACHE_LIMIT) this.#chunkCache.clear();
         this.#chunkCache.set(raw, term);
       }
@@ -111,15 +110,21 @@ export class Analyzer {
     const spans: WordSpan[] = [];
     const chunk = /[^\s-]+/g;
     for (let m = chunk.exec(text); m; m = chunk.exec(text)) {
-      const raw = m[0];
-      const core = this.normalize(raw);
-      if (!core) continue;
-      // The trimmer only removes characters at the edges, so the core sits inside the raw chunk.
-      const at = raw.toLowerCase().indexOf(core);
-      const start = m.index + (at < 0 ? 0 : at);
-      const end = at < 0 ? m.index + raw.length : start + core.length;
+      const where = this.#wordIn(m[0]);
+      if (!where) continue;
+      const start = m.index + where[0];
+      const end = start + where[1];
       spans.push({ text: text.slice(start, end), start, end });
     }
     return spans;
+  }
+
+  /** Where a chunk's word is in it ([offset, length]), or null when only punctuation is left: how words() cuts. */
+  #wordIn(raw: string): [number, number] | null {
+    const core = this.normalize(raw);
+    if (!core) return null;
+    // The trimmer only removes characters at the edges, so the core sits inside the raw chunk.
+    const at = raw.toLowerCase().indexOf(core);
+    return at < 0 ? [0, raw.length] : [at, core.length];
   }
 }

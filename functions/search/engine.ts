@@ -393,10 +393,8 @@ export class SearchEngine {
   }
 
   /** Whether the index has the word as typed (after stemming), i.e. whether it could be a typo. */
-  async #knows(term: string): Promise<boolean> {
-    const stem = this.analyzer.stem(term);
-    if (Object.hasOwn(this.#topVocabulary, stem)) return true;
-    return (await this.#shard(this.#shardOf(stem))).vocabulary.has(stem);
+  #knows(term: string): Promise<boolean> {
+    return this.#knowsStem(this.analyzer.stem(term));
   }
 
   /** Every matching episode, best first (score descending, ties by id ascending). */
