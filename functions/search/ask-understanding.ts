@@ -19,6 +19,9 @@
 import type { Analyzer } from '../../contract/search/analyzer.ts';
 import { relatedTerms, type SemanticData } from '../../contract/search/semantic.ts';
 import { contentWords } from './query.ts';
+import { questionTerms } from '../../contract/search/passage-terms.ts';
+
+export { questionTerms };
 
 export const EXPANSION = {
   /** Scale of a related term's weight (from the artifact) relative to the question's own words. */
@@ -278,12 +281,6 @@ function closeness(positions: Array<[number, number, number]>, window: number): 
   return concepts.size >= 2 ? bestCount / Math.max(all, 2) : 0;
 }
 
-/** The sentences of a text that end with a question mark. */
-function questionsIn(text: string): string[] {
-  // Split at sentence ends, then keep the questions (a linear scan: /[^.!?]*\?/g backtracks quadratically).
-  return text.split(/(?<=[.!?…])\s+/).filter((sentence) => sentence.trimEnd().endsWith('?'));
-}
-
 /** The chapter a moment falls in. */
 function chapterAt(chapters: Array<{ start: number; title: string }>, seconds: number) {
   let found: { start: number; title: string } | undefined;
@@ -309,11 +306,6 @@ function termsMatch(u: UnderstoodQuestion, terms: string[]): number {
   let sum = 0;
   for (const w of best.values()) sum += w;
   return sum / u.concepts.length;
-}
-
-/** The index terms of each question (sentence ending with "?") in a text. */
-export function questionTerms(text: string, analyzer: Analyzer): string[][] {
-  return questionsIn(text).map((q) => passageTerms(q, analyzer).filter(Boolean));
 }
 
 /**

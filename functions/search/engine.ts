@@ -21,7 +21,10 @@ import lunr from 'lunr';
 import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
-import { SearchLayoutSchema, type PassageChunk, type SearchLayout } from '../../contract/schemas/search-passages.ts';
+import {
+  passageQuestionsOf, passageTermsOf, SearchLayoutSchema, type PassageChunk, type PassageTermsChunk, type SearchLayout,
+} from '../../contract/schemas/search-passages.ts';
+import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
@@ -29,7 +32,7 @@ import { makeSnippet } from './snippet.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
 import {
-  allCandidates, chapterAnchor, MOMENT, passageTerms, pickMoments, questionTerms, rescorePassages, understandQuestion,
+  allCandidates, chapterAnchor, MOMENT, pickMoments, rescorePassages, understandQuestion,
   type Candidate, type EpisodePostings, type UnderstoodQuestion,
 } from './ask-understanding.ts';
 
@@ -70,8 +73,10 @@ const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.leng
 export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024 };
 /** Answers to repeated queries get a quarter of the budget on top, weighed by their size (~5–15 KB each). */
 const ANSWER_SHARE = 0.25;
-/** Of the byte budget, the share for shards (the rest holds passage chunks). */
+/** Of the byte budget, the share for shards; passage chunks and their analyses for /ask share the rest. */
 const SHARD_SHARE = 0.6;
+/** Of the byte budget, the share for the passages' analyses /ask reads (layout.passages.terms). */
+const TERMS_SHARE = 0.15;
 
 /** Sets the index cache budget (megabytes) for engines created after the call: once per process, at start. */
 export function configureSearchCaches(megabytes: number): void {
@@ -105,8 +110,9 @@ interface RankOptions {
   /**
    * Re-ranks an episode's candidate passages, best first (/ask's understanding hook); only the leading episodes.
    * `postings` are the episode's transcript postings for the query's terms (term → `p`); `rank` its place (from 0).
+   * `moments`: the candidates the moments are chosen from (those whose text was read), best first.
    */
-  rescore?: (episode: number, candidates: Candidate[], postings: EpisodePostings, rank: number) => Promise<Candidate[]>;
+  rescore?: (episode: number, candidates: Candidate[], postings: EpisodePostings, rank: number) => Promise<{ ranked: Candidate[]; moments: Candidate[] }>;
 }
 
 /** Passages per episode that /ask re-ranks (the ranking then sums the best three, as for /api/search). */
@@ -229,7 +235,8 @@ export class SearchEngine {
   readonly #episodes: Map<number, ServiceEpisode>;
   readonly #read: DocumentReader;
   readonly #shards = new Lru<number, Promise<LoadedShard>>(CACHE_LIMITS.bytes * SHARD_SHARE);
-  readonly #chunks = new Lru<string, Promise<LoadedChunk>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE));
+  readonly #chunks = new Lru<string, Promise<LoadedChunk>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE - TERMS_SHARE));
+  readonly #termChunks = new Lru<string, Promise<PassageTermsChunk | undefined>>(CACHE_LIMITS.bytes * TERMS_SHARE);
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
 
@@ -273,17 +280,25 @@ export class SearchEngine {
           // The leading episodes: every passage near the best candidates is a candidate, not only those the postings
           // list (ask-understanding.ts): the passages of the chunks holding the best candidates, at most
           // ASK_SCANNED_CHUNKS (a whole 13-minute episode of the sample; ~30 of an hour's ~100 passages).
+          // Past the leading episodes, only the best candidate's chunk is read (its other candidates keep their
+          // postings' scores): each chunk read is a file and a parse, and at N = 1,000 reading every candidate's
+          // chunk for ten episodes made /ask load ~20 chunks (~200 KB) per question.
           const every = rank < MOMENT.episodes;
           const perChunk = this.layout.passages.perChunk;
+          const chunkOf = (i: number) => Math.floor(i / perChunk);
           const scanned = new Set<number>();
-          for (const c of candidates) if (scanned.size < ASK_SCANNED_CHUNKS) scanned.add(Math.floor(c.index / perChunk));
-          const wanted = candidates.map((c) => c.index);
+          for (const c of candidates) if (scanned.size < (every ? ASK_SCANNED_CHUNKS : 1)) scanned.add(chunkOf(c.index));
+          const read = every ? candidates : candidates.filter((c) => scanned.has(chunkOf(c.index)));
+          const wanted = read.map((c) => c.index);
           if (every) for (const c of scanned) for (let i = c * perChunk; i < (c + 1) * perChunk; i++) wanted.push(i);
           const ctx = await this.#passageContext(episode, wanted);
-          const listed = new Set(candidates.map((c) => c.index));
-          const termsOf = (i: number) => (listed.has(i) || scanned.has(Math.floor(i / perChunk)) ? ctx.terms(i) : []);
+          const listed = new Set(read.map((c) => c.index));
+          const termsOf = (i: number) => (listed.has(i) || scanned.has(chunkOf(i)) ? ctx.terms(i) : []);
           const all = every ? allCandidates(understood, ctx.count, postings, termsOf, candidates[0]?.terms) : [];
-          return rescorePassages(understood, all.length ? all : candidates, ctx, this.analyzer);
+          const rescored = rescorePassages(understood, all.length ? all : read, ctx, this.analyzer);
+          if (read.length === candidates.length) return { ranked: rescored, moments: rescored };
+          const ranked = [...rescored, ...candidates.filter((c) => !listed.has(c.index))].sort((a, b) => b.score - a.score || a.index - b.index);
+          return { ranked, moments: rescored };
         },
       });
       if (hits.length) return { hits: hits.map((h) => ({ ...h, understood })), fuzzy: false };
@@ -315,11 +330,12 @@ export class SearchEngine {
     const perChunk = this.layout.passages.perChunk;
     const count = this.#passageCounts.get(episode) ?? 0;
     const wanted = indices.filter((i) => i >= 0 && i < count).map((i) => Math.floor(i / perChunk));
+    const analyses = new Map<number, PassageTermsChunk>();
     await Promise.all(
-      [...new Set(wanted)].map(async (c) => {
-        const chunk = await this.#chunk(episode, c).catch(() => undefined);
-        if (chunk) chunks.set(c, chunk);
-      }),
+      [...new Set(wanted)].flatMap((c) => [
+        this.#chunk(episode, c).then((chunk) => void chunks.set(c, chunk), () => undefined),
+        this.#termChunk(episode, c).then((a) => void (a && analyses.set(c, a))),
+      ]),
     );
     const at = (index: number) => {
       const chunk = chunks.get(Math.floor(index / perChunk));
@@ -331,8 +347,14 @@ export class SearchEngine {
         const chunk = at(index);
         return chunk ? join(chunk, index).text : '';
       },
-      terms: (index: number) => this.#analysed(episode, at(index), index).terms,
-      questions: (index: number) => this.#analysed(episode, at(index), index).questions,
+      terms: (index: number) => {
+        const published = analyses.get(Math.floor(index / perChunk));
+        return published && index - published.from < published.words.length ? passageTermsOf(published, index - published.from) : this.#analysed(episode, at(index), index).terms;
+      },
+      questions: (index: number) => {
+        const published = analyses.get(Math.floor(index / perChunk));
+        return published && index - published.from < published.words.length ? passageQuestionsOf(published, index - published.from) : this.#analysed(episode, at(index), index).questions;
+      },
       start: (index: number) => {
         const chunk = at(index);
         return chunk ? chunk.starts[chunk.first[index - chunk.from]!]! : 0;
@@ -342,17 +364,47 @@ export class SearchEngine {
   }
 
   /**
-   * A passage's index term per word and the terms of the questions asked in it, made on its first re-ranking and
-   * kept (bounded): the same passages recur.
+   * The analyses of chunk c of an episode's passages as the build published them (layout.passages.terms), or
+   * undefined for a build without them or a file that does not load: #analysed then reads the text.
    */
-  readonly #passageTerms = new Lru<string, { terms: string[]; questions: string[][] }>(5_000);
-  #analysed(episode: number, chunk: LoadedChunk | undefined, index: number): { terms: string[]; questions: string[][] } {
+  #termChunk(id: number, c: number): Promise<PassageTermsChunk | undefined> {
+    const path = this.layout.passages.terms;
+    if (!path) return Promise.resolve(undefined);
+    const key = `${id}/${c}`;
+    let pending = this.#termChunks.get(key);
+    if (!pending) {
+      pending = this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => {
+        const body = (await res.json()) as PassageTermsChunk;
+        const valid = body?.version === 1 && Number.isInteger(body.from) && Number.isInteger(body.width) && body.width >= 1 &&
+          Array.isArray(body.terms) && Array.isArray(body.words) && Array.isArray(body.questions);
+        return valid ? body : undefined;
+      }).catch(() => undefined);
+      const loading = pending;
+      loading.then((file) => {
+        let bytes = 256;
+        if (file) {
+          for (const t of file.terms) bytes += 24 + t.length;
+          for (const w of file.words) bytes += 24 + w.length;
+          for (const q of file.questions) bytes += 16 + 8 * q.flat().length;
+        }
+        this.#termChunks.weigh(key, loading, bytes);
+      });
+      this.#termChunks.set(key, pending, 16 * 1024);
+    }
+    return pending;
+  }
+
+  /**
+   * A passage's analysis read from its text, for a build that did not publish it: made on its first re-ranking
+   * and kept (bounded), as the same passages recur.
+   */
+  readonly #passageTerms = new Lru<string, PassageAnalysis>(5_000);
+  #analysed(episode: number, chunk: LoadedChunk | undefined, index: number): PassageAnalysis {
     if (!chunk) return { terms: [], questions: [] };
     const key = `${episode}:${index}`;
     let analysed = this.#passageTerms.get(key);
     if (!analysed) {
-      const text = join(chunk, index).text;
-      analysed = { terms: passageTerms(text, this.analyzer), questions: questionTerms(text, this.analyzer) };
+      analysed = analysePassage(join(chunk, index).text, this.analyzer);
       this.#passageTerms.set(key, analysed);
     }
     return analysed;
@@ -530,9 +582,9 @@ export class SearchEngine {
         ranked.slice(0, ASK_RESCORED_EPISODES).map(async (r, rank) => {
           if (!r.best.length) return;
           const candidates: Candidate[] = r.best.slice(0, ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms: r.e.terms }));
-          const rescored = await options.rescore!(r.id, candidates, episodePostings(r.e.postings ?? []), rank).catch(() => candidates);
-          r.best = rescored.map((c) => [c.index, c.score]);
-          r.moments = pickMoments(rescored);
+          const rescored = await options.rescore!(r.id, candidates, episodePostings(r.e.postings ?? []), rank).catch(() => ({ ranked: candidates, moments: candidates }));
+          r.best = rescored.ranked.map((c) => [c.index, c.score]);
+          r.moments = pickMoments(rescored.moments);
           r.score = scoreOf(r.e, r.best);
         }),
       );

@@ -19,11 +19,12 @@ describe('bulk documents', () => {
       if (e.chapters?.length) expected.set(`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e)));
     }
     for (const [path, body] of Object.entries(searchFiles(await searchArtifacts(content)))) {
-      if (path.startsWith('/search/shards/') || path.startsWith('/search/passages/')) expected.set(path, body);
+      if (/^\/search\/(shards|passages|passage-terms)\//.test(path)) expected.set(path, body);
     }
     expect([...docs.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [path, body] of expected) expect(docs.get(path), path).toBe(body);
     expect([...docs.keys()].some((p) => p.startsWith('/transcripts/'))).toBe(true);
+    expect([...docs.keys()].some((p) => p.startsWith('/search/passage-terms/'))).toBe(true);
   });
 
   it('the routes step aside only when the integration says it writes them', () => {

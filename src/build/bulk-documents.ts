@@ -8,7 +8,7 @@
  */
 import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
-import { PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
+import { PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import type { LoadedContent } from '../content/load.ts';
 
@@ -36,5 +36,8 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[st
   for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), JSON.stringify(artifacts.shards[n])];
   for (const [id, chunks] of artifacts.passages) {
     for (let c = 0; c < chunks.length; c++) yield [PASSAGES_PATH.replace('{id}', String(id)).replace('{chunk}', String(c)), JSON.stringify(chunks[c])];
+  }
+  for (const [id, chunks] of artifacts.passageTerms) {
+    for (let c = 0; c < chunks.length; c++) yield [PASSAGE_TERMS_PATH.replace('{id}', String(id)).replace('{chunk}', String(c)), JSON.stringify(chunks[c])];
   }
 }

@@ -10,7 +10,7 @@ import { SearchPassagesSchema, type SearchPassages } from '../../../contract/sch
 import { languageKey } from '../../../contract/search/language.ts';
 import { buildPassages, PASSAGE_WINDOW, type PassageWindow } from './passages.ts';
 import { FIELD_BOOSTS, type SearchField } from './lunr-index.ts';
-import { buildShardedIndex, PASSAGES_PATH, SHARD_PATH, type ShardedIndex, type ShardOptions } from './sharded-index.ts';
+import { buildShardedIndex, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH, type ShardedIndex, type ShardOptions } from './sharded-index.ts';
 
 export interface SearchArtifacts extends ShardedIndex {
   /** /search/passages.json */
@@ -60,6 +60,9 @@ export function searchFiles(artifacts: SearchArtifacts): Record<string, string> 
   artifacts.shards.forEach((shard, n) => (files[SHARD_PATH.replace('{n}', String(n))] = JSON.stringify(shard)));
   for (const [id, chunks] of artifacts.passages) {
     chunks.forEach((chunk, c) => (files[PASSAGES_PATH.replace('{id}', String(id)).replace('{chunk}', String(c))] = JSON.stringify(chunk)));
+  }
+  for (const [id, chunks] of artifacts.passageTerms) {
+    chunks.forEach((chunk, c) => (files[PASSAGE_TERMS_PATH.replace('{id}', String(id)).replace('{chunk}', String(c))] = JSON.stringify(chunk)));
   }
   return files;
 }

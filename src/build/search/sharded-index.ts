@@ -22,7 +22,12 @@
  */
 import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
-import { encodePassages, PASSAGES_PER_CHUNK, type PassageChunk, type SearchLayout } from '../../../contract/schemas/search-passages.ts';
+import {
+  decodePassages, encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, type PassageChunk, type PassageTermsChunk, type SearchLayout,
+} from '../../../contract/schemas/search-passages.ts';
+import { Analyzer } from '../../../contract/search/analyzer.ts';
+import { analysePassage } from '../../../contract/search/passage-terms.ts';
+import { cachedByContent } from '../../content/parse-cache.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
 import { analysePassages } from './analysis.ts';
@@ -41,6 +46,9 @@ export const SHARD_BYTES = 64 * 1024;
 
 export const SHARD_PATH = '/search/shards/{n}.json';
 export const PASSAGES_PATH = '/search/passages/{id}/{chunk}.json';
+export const PASSAGE_TERMS_PATH = '/search/passage-terms/{id}/{chunk}.json';
+/** Bump when what analysePassage computes changes in a way its code below does not show. */
+const PASSAGE_TERMS_VERSION = 1;
 
 const K1 = 1.2;
 const B = 0.75;
@@ -60,6 +68,8 @@ export interface ShardedIndex {
   shards: SerializedIndex[];
   /** /search/passages/<id>/<chunk>.json: each episode's chunks, in order. */
   passages: Map<number, PassageChunk[]>;
+  /** /search/passage-terms/<id>/<chunk>.json: each chunk's analysis for /ask, same order. */
+  passageTerms: Map<number, PassageTermsChunk[]>;
 }
 
 export interface ShardOptions {
@@ -294,6 +304,20 @@ export async function buildShardedIndex(
   const published = new Map<number, PassageChunk[]>();
   for (const [episode, list] of byEpisode) published.set(episode, encodePassages(episode, list, perChunk));
   const withPassages = [...published.keys()].sort((a, b) => a - b);
+  // /ask's reading of each passage, once here rather than on every question (kept by content across builds: at
+  // N = 1,000 it is ~9 million words).
+  const analyzer = new Analyzer(lang);
+  const identity = ['passage-terms', PASSAGE_TERMS_VERSION, lunr.version, lang.key, JSON.stringify(builder.pipeline.toJSON()), Analyzer.toString(), analysePassage.toString()].join('\0');
+  const askTerms = new Map<number, PassageTermsChunk[]>();
+  for (const [episode, chunks] of published) {
+    const texts = decodePassages(chunks).map((p) => p.cues.map(([, text]) => text).join(' '));
+    askTerms.set(
+      episode,
+      cachedByContent(identity, `${episode}\0${perChunk}\0${texts.join('\u0001')}`, () =>
+        chunks.map((chunk, c) => encodePassageTerms(episode, chunk.from, texts.slice(c * perChunk, (c + 1) * perChunk).map((t) => analysePassage(t, analyzer)))),
+      ),
+    );
+  }
 
   const layout: SearchLayout = {
     version: 3,
@@ -301,7 +325,13 @@ export async function buildShardedIndex(
     boosts,
     passagesPerTerm: perTerm,
     shards: { path: SHARD_PATH, first },
-    passages: { path: PASSAGES_PATH, perChunk, episodes: withPassages, counts: withPassages.map((id) => byEpisode.get(id)!.length) },
+    passages: {
+      path: PASSAGES_PATH,
+      perChunk,
+      episodes: withPassages,
+      counts: withPassages.map((id) => byEpisode.get(id)!.length),
+      terms: PASSAGE_TERMS_PATH,
+    },
   };
   return {
     top: {
@@ -314,6 +344,7 @@ export async function buildShardedIndex(
     },
     shards,
     passages: published,
+    passageTerms: askTerms,
   };
 }
 
