@@ -31,6 +31,114 @@ export const PassageSchema = z.object({
 export type Passage = z.infer<typeof PassageSchema>;
 
 /**
+ * /search/passage-terms/<id>/<c>.json: what /ask reads of chunk c of an episode's passages besides their text
+ * (contract/search/passage-terms.ts), made at build time so that the request path does not analyse text (bench/,
+ * N = 1,000: a third of /ask's time). A file of its own, not a field of the passages' chunk: every search reads
+ * chunks for its snippets, and at N = 1,000 the analysis made them twice the size (search CPU +27%). The distinct
+ * terms are one space-separated string (index terms hold no spaces), split only when read: a JSON array of a
+ * thousand short strings parsed five times slower than the whole passages' chunk. A word's term is an index into
+ * them (0: a stop word; k: the k-th term), written as `width` digits of TERM_DIGITS, one string per passage.
+ */
+export const PassageTermsSchema = z.object({
+  version: z.literal(1),
+  episode: z.int().positive(),
+  /** The number of the chunk's first passage in the episode, as in the passages' chunk. */
+  from: z.int().nonnegative(),
+  /** The chunk's distinct index terms, separated by single spaces. */
+  terms: z.string(),
+  /** Digits per term index in `words`. */
+  width: z.int().min(1).max(4),
+  /** Per passage, the term of each word in order: `width` digits (TERM_DIGITS, most significant first) each. */
+  words: z.array(z.string()),
+  /** Per passage, the terms of each question asked in it, as term indexes. */
+  questions: z.array(z.array(z.array(z.int().nonnegative()))),
+});
+export type PassageTerms = z.infer<typeof PassageTermsSchema>;
+
+/** The digits of a term index in PassageTerms.words (base64url's alphabet: nothing JSON escapes). */
+export const TERM_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const DIGIT_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < TERM_DIGITS.length; i++) DIGIT_VALUE[TERM_DIGITS.charCodeAt(i)] = i;
+
+/** A chunk's passage analyses as published (decoded by PassageTermsReader). */
+export function encodePassageTerms(episode: number, from: number, analyses: PassageAnalysis[]): PassageTerms {
+  const ids = new Map<string, number>([['', 0]]);
+  const terms = [''];
+  const id = (term: string) => {
+    let i = ids.get(term);
+    if (i === undefined) ids.set(term, (i = terms.push(term) - 1));
+    return i;
+  };
+  const words = analyses.map((a) => a.terms.map(id));
+  const questions = analyses.map((a) => a.questions.map((q) => q.map(id)));
+  let width = 1;
+  while (TERM_DIGITS.length ** width < terms.length) width++;
+  const digits = (n: number) => {
+    let out = '';
+    for (let k = 0; k < width; k++, n = Math.floor(n / TERM_DIGITS.length)) out = TERM_DIGITS[n % TERM_DIGITS.length] + out;
+    return out;
+  };
+  return { version: 1, episode, from, terms: terms.slice(1).join(' '), width, words: words.map((w) => w.map(digits).join('')), questions };
+}
+
+/** Reads a chunk's published analyses, passage by passage (the term list is split once, on first use). */
+export class PassageTermsReader {
+  readonly #file: PassageTerms;
+  #terms: string[] | undefined;
+  constructor(file: PassageTerms) {
+    this.#file = file;
+  }
+
+  /** The number of the chunk's first passage in the episode. */
+  get from(): number {
+    return this.#file.from;
+  }
+
+  /** How many passages the chunk has. */
+  get passages(): number {
+    return this.#file.words.length;
+  }
+
+  /** About what the reader holds, in bytes: its strings, and the term list once split (~24 bytes a term). */
+  get bytes(): number {
+    let bytes = 2 * this.#file.terms.length;
+    for (const w of this.#file.words) bytes += 24 + w.length;
+    for (let at = this.#file.terms.indexOf(' '); at >= 0; at = this.#file.terms.indexOf(' ', at + 1)) bytes += 24;
+    return bytes;
+  }
+
+  #list(): string[] {
+    this.#terms ??= ['', ...(this.#file.terms ? this.#file.terms.split(' ') : [])];
+    return this.#terms;
+  }
+
+  /** Passage n's terms (n from the chunk's first passage): each word's term in order, '' for a stop word. */
+  terms(n: number): string[] {
+    const terms = this.#list();
+    const { width } = this.#file;
+    const text = this.#file.words[n] ?? '';
+    const out = new Array<string>(Math.floor(text.length / width));
+    for (let w = 0, at = 0; w < out.length; w++) {
+      let i = 0;
+      for (let k = 0; k < width; k++) i = i * TERM_DIGITS.length + DIGIT_VALUE[text.charCodeAt(at++) & 127]!;
+      out[w] = terms[i] ?? '';
+    }
+    return out;
+  }
+
+  /** Passage n's questions, as terms. */
+  questions(n: number): string[][] {
+    const terms = this.#list();
+    return (this.#file.questions[n] ?? []).map((q) => q.map((i) => terms[i] ?? ''));
+  }
+
+  /** Every passage's analysis, in order. */
+  all(): PassageAnalysis[] {
+    return this.#file.words.map((_, n) => ({ terms: this.terms(n), questions: this.questions(n) }));
+  }
+}
+
+/**
  * /search/passages/<id>/<c>.json: passages `from` … `from + first.length - 1` of an episode (chunk c of the
  * layout's passages.perChunk), in a form that parses fast (one string rather than an array per cue).
  */
@@ -49,78 +157,6 @@ export const PassageChunkSchema = z.object({
   ends: z.array(z.number().nonnegative()),
 });
 export type PassageChunk = z.infer<typeof PassageChunkSchema>;
-
-/**
- * /search/passage-terms/<id>/<c>.json: the analysis (contract/search/passage-terms.ts) of the passages of chunk c
- * of an episode, made at build time so that /ask does not analyse text on the request path. A word's term is an
- * index into the chunk's own list of distinct terms (whose first entry is '' for a stop word), written as `width`
- * characters of TERM_DIGITS: one short string per passage parses far faster than an array of numbers (bench/,
- * N = 1,000: arrays made the parse most of /ask's time) and is half the size.
- */
-export const PassageTermsChunkSchema = z.object({
-  version: z.literal(1),
-  episode: z.int().positive(),
-  /** The number of the chunk's first passage in the episode, as in the passages' chunk. */
-  from: z.int().nonnegative(),
-  /** The chunk's distinct index terms; terms[0] is ''. */
-  terms: z.array(z.string()),
-  /** Characters per term index in `words`. */
-  width: z.int().min(1).max(4),
-  /** Per passage, the term of each word in order: `width` digits (TERM_DIGITS, most significant first) each. */
-  words: z.array(z.string()),
-  /** Per passage, the terms of each question asked in it, as indexes into `terms`. */
-  questions: z.array(z.array(z.array(z.int().nonnegative()))),
-});
-export type PassageTermsChunk = z.infer<typeof PassageTermsChunkSchema>;
-
-/** The digits of a term index in PassageTermsChunk.words (base64url's alphabet: nothing JSON escapes). */
-export const TERM_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const DIGIT_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < TERM_DIGITS.length; i++) DIGIT_VALUE[TERM_DIGITS.charCodeAt(i)] = i;
-
-/** A chunk's passage analyses as published (the inverse of decodePassageTerms). */
-export function encodePassageTerms(episode: number, from: number, analyses: PassageAnalysis[]): PassageTermsChunk {
-  const ids = new Map<string, number>([['', 0]]);
-  const terms = [''];
-  const id = (term: string) => {
-    let i = ids.get(term);
-    if (i === undefined) ids.set(term, (i = terms.push(term) - 1));
-    return i;
-  };
-  const words = analyses.map((a) => a.terms.map(id));
-  const questions = analyses.map((a) => a.questions.map((q) => q.map(id)));
-  let width = 1;
-  while (TERM_DIGITS.length ** width < terms.length) width++;
-  const digits = (n: number) => {
-    let out = '';
-    for (let k = 0; k < width; k++, n = Math.floor(n / TERM_DIGITS.length)) out = TERM_DIGITS[n % TERM_DIGITS.length] + out;
-    return out;
-  };
-  return { version: 1, episode, from, terms, width, words: words.map((w) => w.map(digits).join('')), questions };
-}
-
-/** Passage n's terms of a published chunk: the word's term per word, '' for a stop word. */
-export function passageTermsOf(file: PassageTermsChunk, n: number): string[] {
-  const { terms, width } = file;
-  const text = file.words[n] ?? '';
-  const out = new Array<string>(Math.floor(text.length / width));
-  for (let w = 0, at = 0; w < out.length; w++) {
-    let i = 0;
-    for (let k = 0; k < width; k++) i = i * TERM_DIGITS.length + DIGIT_VALUE[text.charCodeAt(at++) & 127]!;
-    out[w] = terms[i] ?? '';
-  }
-  return out;
-}
-
-/** Passage n's questions of a published chunk, as terms. */
-export function passageQuestionsOf(file: PassageTermsChunk, n: number): string[][] {
-  return (file.questions[n] ?? []).map((q) => q.map((i) => file.terms[i] ?? ''));
-}
-
-/** The passage analyses of a published chunk, in passage order. */
-export function decodePassageTerms(file: PassageTermsChunk): PassageAnalysis[] {
-  return file.words.map((_, n) => ({ terms: passageTermsOf(file, n), questions: passageQuestionsOf(file, n) }));
-}
 
 /** Passages per chunk file: ~16 × 45 s ≈ 12 minutes of speech, ~10 KB of JSON. */
 export const PASSAGES_PER_CHUNK = 16;
@@ -186,8 +222,8 @@ export const SearchLayoutSchema = z.object({
     /** How many passages each of those episodes has (same order). */
     counts: z.array(z.int().positive()),
     /**
-     * URL path of a chunk's analysis (PassageTermsChunkSchema), `{id}` and `{chunk}` as for `path`: what /ask reads
-     * of the passages besides their text. Absent: readers analyse the text themselves (the same result).
+     * URL path of a chunk's analysis (PassageTermsSchema), `{id}` and `{chunk}` as for `path`: what /ask reads of
+     * the passages besides their text. Absent: readers analyse the text themselves (the same result).
      */
     terms: z.string().optional(),
   }),

@@ -22,7 +22,7 @@ import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import {
-  passageQuestionsOf, passageTermsOf, SearchLayoutSchema, type PassageChunk, type PassageTermsChunk, type SearchLayout,
+  PassageTermsReader, SearchLayoutSchema, type PassageChunk, type PassageTerms, type SearchLayout,
 } from '../../contract/schemas/search-passages.ts';
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
@@ -236,7 +236,7 @@ export class SearchEngine {
   readonly #read: DocumentReader;
   readonly #shards = new Lru<number, Promise<LoadedShard>>(CACHE_LIMITS.bytes * SHARD_SHARE);
   readonly #chunks = new Lru<string, Promise<LoadedChunk>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE - TERMS_SHARE));
-  readonly #termChunks = new Lru<string, Promise<PassageTermsChunk | undefined>>(CACHE_LIMITS.bytes * TERMS_SHARE);
+  readonly #termChunks = new Lru<string, Promise<PassageTermsReader | undefined>>(CACHE_LIMITS.bytes * TERMS_SHARE);
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
 
@@ -330,13 +330,17 @@ export class SearchEngine {
     const perChunk = this.layout.passages.perChunk;
     const count = this.#passageCounts.get(episode) ?? 0;
     const wanted = indices.filter((i) => i >= 0 && i < count).map((i) => Math.floor(i / perChunk));
-    const analyses = new Map<number, PassageTermsChunk>();
+    const analyses = new Map<number, PassageTermsReader>();
     await Promise.all(
       [...new Set(wanted)].flatMap((c) => [
         this.#chunk(episode, c).then((chunk) => void chunks.set(c, chunk), () => undefined),
         this.#termChunk(episode, c).then((a) => void (a && analyses.set(c, a))),
       ]),
     );
+    const analysisOf = (index: number) => {
+      const a = analyses.get(Math.floor(index / perChunk));
+      return a && index - a.from < a.passages ? a : undefined;
+    };
     const at = (index: number) => {
       const chunk = chunks.get(Math.floor(index / perChunk));
       return chunk && index - chunk.from < chunk.first.length ? chunk : undefined;
@@ -347,14 +351,8 @@ export class SearchEngine {
         const chunk = at(index);
         return chunk ? join(chunk, index).text : '';
       },
-      terms: (index: number) => {
-        const published = analyses.get(Math.floor(index / perChunk));
-        return published && index - published.from < published.words.length ? passageTermsOf(published, index - published.from) : this.#analysed(episode, at(index), index).terms;
-      },
-      questions: (index: number) => {
-        const published = analyses.get(Math.floor(index / perChunk));
-        return published && index - published.from < published.words.length ? passageQuestionsOf(published, index - published.from) : this.#analysed(episode, at(index), index).questions;
-      },
+      terms: (index: number) => analysisOf(index)?.terms(index - analysisOf(index)!.from) ?? this.#analysed(episode, at(index), index).terms,
+      questions: (index: number) => analysisOf(index)?.questions(index - analysisOf(index)!.from) ?? this.#analysed(episode, at(index), index).questions,
       start: (index: number) => {
         const chunk = at(index);
         return chunk ? chunk.starts[chunk.first[index - chunk.from]!]! : 0;
@@ -367,28 +365,20 @@ export class SearchEngine {
    * The analyses of chunk c of an episode's passages as the build published them (layout.passages.terms), or
    * undefined for a build without them or a file that does not load: #analysed then reads the text.
    */
-  #termChunk(id: number, c: number): Promise<PassageTermsChunk | undefined> {
+  #termChunk(id: number, c: number): Promise<PassageTermsReader | undefined> {
     const path = this.layout.passages.terms;
     if (!path) return Promise.resolve(undefined);
     const key = `${id}/${c}`;
     let pending = this.#termChunks.get(key);
     if (!pending) {
       pending = this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => {
-        const body = (await res.json()) as PassageTermsChunk;
-        const valid = body?.version === 1 && Number.isInteger(body.from) && Number.isInteger(body.width) && body.width >= 1 &&
-          Array.isArray(body.terms) && Array.isArray(body.words) && Array.isArray(body.questions);
-        return valid ? body : undefined;
+        const body = (await res.json()) as PassageTerms;
+        const valid = body?.version === 1 && Number.isInteger(body.from) && typeof body.terms === 'string' && Number.isInteger(body.width) &&
+          body.width >= 1 && Array.isArray(body.words) && Array.isArray(body.questions);
+        return valid ? new PassageTermsReader(body) : undefined;
       }).catch(() => undefined);
       const loading = pending;
-      loading.then((file) => {
-        let bytes = 256;
-        if (file) {
-          for (const t of file.terms) bytes += 24 + t.length;
-          for (const w of file.words) bytes += 24 + w.length;
-          for (const q of file.questions) bytes += 16 + 8 * q.flat().length;
-        }
-        this.#termChunks.weigh(key, loading, bytes);
-      });
+      loading.then((reader) => this.#termChunks.weigh(key, loading, 256 + (reader?.bytes ?? 0)));
       this.#termChunks.set(key, pending, 16 * 1024);
     }
     return pending;

@@ -23,7 +23,7 @@
 import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import {
-  decodePassages, encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, type PassageChunk, type PassageTermsChunk, type SearchLayout,
+  decodePassages, encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, type PassageChunk, type PassageTerms, type SearchLayout,
 } from '../../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
 import { analysePassage } from '../../../contract/search/passage-terms.ts';
@@ -69,7 +69,7 @@ export interface ShardedIndex {
   /** /search/passages/<id>/<chunk>.json: each episode's chunks, in order. */
   passages: Map<number, PassageChunk[]>;
   /** /search/passage-terms/<id>/<chunk>.json: each chunk's analysis for /ask, same order. */
-  passageTerms: Map<number, PassageTermsChunk[]>;
+  passageTerms: Map<number, PassageTerms[]>;
 }
 
 export interface ShardOptions {
@@ -308,7 +308,7 @@ export async function buildShardedIndex(
   // N = 1,000 it is ~9 million words).
   const analyzer = new Analyzer(lang);
   const identity = ['passage-terms', PASSAGE_TERMS_VERSION, lunr.version, lang.key, JSON.stringify(builder.pipeline.toJSON()), Analyzer.toString(), analysePassage.toString()].join('\0');
-  const askTerms = new Map<number, PassageTermsChunk[]>();
+  const askTerms = new Map<number, PassageTerms[]>();
   for (const [episode, chunks] of published) {
     const texts = decodePassages(chunks).map((p) => p.cues.map(([, text]) => text).join(' '));
     askTerms.set(
