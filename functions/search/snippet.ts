@@ -50,14 +50,22 @@ export function makeSnippet(
   analyzer: Analyzer,
   maxLength = SNIPPET_MAX_LENGTH,
 ): Snippet {
-  const words = analyzer.words(text).map((w) => ({ ...w, hit: isHit(w.text, terms, analyzer) }));
+  const words = analyzer.words(text);
+  const hits = words.map((w) => terms.size > 0 && w.term !== null && terms.has(w.term));
   const ranges = sentences(text);
   if (!ranges.length) return { text: '', offset: 0 };
 
-  const stats = ranges.map((r) => {
-    const inside = words.filter((w) => w.hit && w.start >= r.start && w.end <= r.end);
-    return { distinct: new Set(inside.map((w) => analyzer.term(w.text))).size, count: inside.length };
-  });
+  // Each sentence's matched words, in one pass (words and sentences are both in text order).
+  const stats = ranges.map(() => ({ distinct: 0, count: 0, terms: [] as string[] }));
+  for (let i = 0, r = 0; i < words.length && r < ranges.length; i++) {
+    const w = words[i]!;
+    while (r < ranges.length && ranges[r]!.end < w.end) r++;
+    if (r === ranges.length || !hits[i] || w.start < ranges[r]!.start) continue;
+    const st = stats[r]!;
+    st.count++;
+    const term = w.term!;
+    if (!st.terms.includes(term)) st.terms.push(term), st.distinct++;
+  }
   let best = 0;
   for (let i = 1; i < ranges.length; i++) {
     const a = stats[i]!;
@@ -78,13 +86,13 @@ export function makeSnippet(
   let cropStart = false;
   let cropEnd = false;
   if (!fits(range)) {
-    const first = words.find((w) => w.hit && w.start >= range.start && w.end <= range.end);
+    const first = words.find((w, i) => hits[i] && w.start >= range.start && w.end <= range.end);
     // Start a little before the first match so it has some context, at a word boundary.
     const anchor = first ? Math.max(range.start, first.start - Math.floor(maxLength / 4)) : range.start;
     const startWord = words.find((w) => w.start >= anchor && w.start < range.end);
     const from = anchor === range.start ? range.start : (startWord?.start ?? range.start);
     let to = Math.min(range.end, from + maxLength);
-    const lastWhole = [...words].reverse().find((w) => w.end <= to && w.start >= from);
+    const lastWhole = words.findLast((w) => w.end <= to && w.start >= from);
     if (to < range.end && lastWhole) to = lastWhole.end;
     cropStart = from > range.start;
     cropEnd = to < range.end;
@@ -94,20 +102,14 @@ export function makeSnippet(
 
   let out = '';
   let at = range.start;
-  for (const w of words) {
-    if (w.start < range.start || w.end > range.end || !w.hit) continue;
+  for (const [i, w] of words.entries()) {
+    if (w.start < range.start || w.end > range.end || !hits[i]) continue;
     out += clean(text.slice(at, w.start)) + MARK_OPEN + clean(w.text) + MARK_CLOSE;
     at = w.end;
   }
   out += clean(text.slice(at, range.end));
   out = out.replace(/\s+/g, ' ').trim();
   return { text: `${cropStart ? ELLIPSIS : ''}${out}${cropEnd ? ELLIPSIS : ''}`, offset: range.start };
-}
-
-function isHit(word: string, terms: ReadonlySet<string>, analyzer: Analyzer): boolean {
-  if (!terms.size) return false;
-  const term = analyzer.term(word);
-  return term !== null && terms.has(term);
 }
 
 const clean = (s: string) => s.replace(/[«»]/g, '"');
