@@ -13,7 +13,7 @@ export interface ParaphraseQuery {
   episode: number;
   window: [number, number];
   group: 'everyday' | 'speakers';
-  split: 'tune' | 'heldout';
+  split: 'tune' | 'heldout' | 'fresh';
 }
 
 export interface MomentMeasurement {

@@ -30,12 +30,13 @@ const Schema = z.array(
     episode: z.int().positive(),
     window: z.tuple([z.number().nonnegative(), z.number().nonnegative()]),
     group: z.enum(['everyday', 'speakers']),
-    split: z.enum(['tune', 'heldout']),
+    split: z.enum(['tune', 'heldout', 'fresh']),
   }),
 );
 const queries: ParaphraseQuery[] = Schema.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'paraphrase-queries.json'), 'utf8')));
 const tune = queries.filter((q) => q.group === 'everyday' && q.split === 'tune');
 const heldout = queries.filter((q) => q.group === 'everyday' && q.split === 'heldout');
+const fresh = queries.filter((q) => q.group === 'everyday' && q.split === 'fresh');
 const speakers = queries.filter((q) => q.group === 'speakers');
 
 const THRESHOLDS = {
@@ -71,8 +72,10 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
       ['everyday, tune', await measureMoments(plain, tune), await measureMoments(engine, tune)],
       ['everyday, held out', await measureMoments(plain, heldout), await measureMoments(engine, heldout)],
       ['everyday, all', await measureMoments(plain, [...tune, ...heldout]), await measureMoments(engine, [...tune, ...heldout])],
+      ['everyday, fresh', await measureMoments(plain, fresh), await measureMoments(engine, fresh)],
       ["speakers' words", await measureMoments(plain, speakers), await measureMoments(engine, speakers)],
-      ['overall', await measureMoments(plain, queries), await measureMoments(engine, queries)],
+      ['overall', await measureMoments(plain, [...tune, ...heldout, ...speakers]), await measureMoments(engine, [...tune, ...heldout, ...speakers])],
+      ['overall with fresh', await measureMoments(plain, queries), await measureMoments(engine, queries)],
     ];
     console.log(
       [
@@ -87,13 +90,13 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
     expect(all.momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.everyday.momentMrr);
     expect(all.episodeMrr).toBeGreaterThanOrEqual(THRESHOLDS.everyday.episodeMrr);
     expect(all.offeredHit3).toBeGreaterThanOrEqual(THRESHOLDS.everyday.offeredHit3);
-    expect(rows[3]![2].momentHit1).toBeGreaterThanOrEqual(THRESHOLDS.speakers.momentHit1);
-    expect(rows[4]![2].momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.momentMrr);
-    expect(rows[4]![2].offeredMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.offeredMrr);
+    expect(rows[4]![2].momentHit1).toBeGreaterThanOrEqual(THRESHOLDS.speakers.momentHit1);
+    expect(rows[5]![2].momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.momentMrr);
+    expect(rows[5]![2].offeredMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.offeredMrr);
     // Related terms do no worse than the words as typed on the held-out half, on the whole set and on the
     // speakers' words. (On the sharded index the tuning half is one question lower with them, 0.539 vs 0.555
     // moment MRR: an episode's candidates are the passages its postings list, 3 per word, not all of its passages.)
-    for (const [name, before, after] of [rows[1]!, rows[2]!, rows[3]!]) expect(after.momentMrr, name).toBeGreaterThanOrEqual(before.momentMrr);
+    for (const [name, before, after] of [rows[1]!, rows[2]!, rows[4]!]) expect(after.momentMrr, name).toBeGreaterThanOrEqual(before.momentMrr);
   });
 
   it('anchors an episode without a transcript on its best-matching chapter', async () => {
