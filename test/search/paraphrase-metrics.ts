@@ -68,5 +68,22 @@ export async function measureMoments(engine: SearchEngine, queries: ParaphraseQu
   return { n: queries.length, episodeMrr: epRr / n, momentHit1: hit1 / n, momentHit3: hit3 / n, momentMrr: mRr / n, offeredHit3: oHit3 / n, offeredMrr: oRr / n, misses };
 }
 
+/** The measurement of several disjoint sets together (every figure is a mean over questions: weighted by n). */
+export function combineMoments(parts: MomentMeasurement[]): MomentMeasurement {
+  const n = parts.reduce((a, m) => a + m.n, 0);
+  const mean = (key: 'episodeMrr' | 'momentHit1' | 'momentHit3' | 'momentMrr' | 'offeredHit3' | 'offeredMrr') =>
+    parts.reduce((a, m) => a + m[key] * m.n, 0) / (n || 1);
+  return {
+    n,
+    episodeMrr: mean('episodeMrr'),
+    momentHit1: mean('momentHit1'),
+    momentHit3: mean('momentHit3'),
+    momentMrr: mean('momentMrr'),
+    offeredHit3: mean('offeredHit3'),
+    offeredMrr: mean('offeredMrr'),
+    misses: parts.flatMap((m) => m.misses),
+  };
+}
+
 export const fmtMoments = (m: MomentMeasurement) =>
   `episode MRR ${m.episodeMrr.toFixed(3)}  moment hit@1 ${m.momentHit1.toFixed(3)}  hit@3 ${m.momentHit3.toFixed(3)}  moment MRR ${m.momentMrr.toFixed(3)}  | moments offered: hit@3 ${m.offeredHit3.toFixed(3)}  MRR ${m.offeredMrr.toFixed(3)}  (n=${m.n})`;
