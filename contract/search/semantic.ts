@@ -9,7 +9,16 @@ export interface SemanticData {
   /** The analyzer language the stems were made with (must match /search/passages.json). */
   language: string;
   related: Record<string, string>;
+  /**
+   * How common a word is in everyday English (English shows): stem → how often its senses occur in WordNet's
+   * SemCor corpus, for the commonest words only (at least GENERIC_MIN). A question's common words ("long", "make",
+   * "people") say less about where the answer is than its rare ones ("loaf", "haze").
+   */
+  generic?: Record<string, number>;
 }
+
+/** The least SemCor count that /search/semantic.json's `generic` lists. */
+export const GENERIC_MIN = 10;
 
 export interface RelatedTerm {
   term: string;

@@ -30,6 +30,17 @@ describe('understandQuestion', () => {
     expect(usedByShow.boost).toBeLessThan(unknown.boost);
     expect(understandQuestion('bees', analyzer, undefined, known()).terms.map((t) => t.term)).toEqual(['bee']);
   });
+
+  it('weighs a question word common in everyday English below a rare one', () => {
+    const withCounts: SemanticData = { ...semantic, generic: { long: 267, time: 603 } };
+    const u = understandQuestion('how long should I wait before slicing a fresh loaf?', analyzer, withCounts, known());
+    const weight = (term: string) => u.terms.find((t) => t.term === term)!.boost;
+    expect(weight('loaf')).toBe(1);
+    expect(weight('long')).toBeLessThan(1);
+    expect(weight('long')).toBeGreaterThan(0.5);
+    const time = understandQuestion('what time is it?', analyzer, withCounts, known()).terms.find((t) => t.term === 'time')!;
+    expect(time.boost).toBeLessThan(weight('long'));
+  });
 });
 
 describe('rescorePassages', () => {

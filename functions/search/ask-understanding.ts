@@ -5,8 +5,9 @@
  *   1. understandQuestion: the question's content words (question words, filler and stop words dropped), each
  *      stemmed like the index, then expanded with the weighted related terms of /search/semantic.json (WordNet
  *      synonyms, derived forms, broader and narrower words, and the show's co-occurrence statistics), so that
- *      "snooze" also looks for "nap" and "tart" for "sour". The words as typed keep weight 1; a related term
- *      weighs less (EXPANSION.scale × its weight), and a word the show itself uses lends less than one it does not.
+ *      "snooze" also looks for "nap" and "tart" for "sour". The words as typed keep weight 1 (less for a word
+ *      common in everyday English, ownWeight); a related term weighs less (EXPANSION.scale × its weight), and a
+ *      word the show itself uses lends less than one it does not.
  *   2. rescorePassages: the candidate passages of an episode re-ranked by how many of the question's ideas they
  *      hold, how close together (proximity), with the neighbouring passages and the chapter title as weaker
  *      evidence.
@@ -14,10 +15,10 @@
  *      whose title best matches the question becomes the moment, so the hit still deep-links.
  *
  * Every weight below was tuned on the tuning half of test/search/paraphrase-queries.json and checked on the
- * held-out half and on test/search/relevance-queries.json.
+ * held-out questions (the held-out third and the fresh split) and on test/search/relevance-queries.json.
  */
 import type { Analyzer } from '../../contract/search/analyzer.ts';
-import { relatedTerms, type SemanticData } from '../../contract/search/semantic.ts';
+import { GENERIC_MIN, relatedTerms, type SemanticData } from '../../contract/search/semantic.ts';
 import { contentWords } from './query.ts';
 import { questionTerms } from '../../contract/search/passage-terms.ts';
 
@@ -30,6 +31,8 @@ export const EXPANSION = {
   knownWordScale: 0.25,
   /** Related terms kept per question word. */
   perWord: 6,
+  /** How much a common word's weight falls with the log of its everyday frequency (ownWeight). */
+  generic: 0.15,
 };
 /** Words that make an everyday question a question, on top of the search filler (English shows). */
 const ASK_FILLER_EN = new Set(
@@ -37,6 +40,15 @@ const ASK_FILLER_EN = new Set(
     'somebody someone thing things regular ordinary lot lots much many make made makes good best idea')
     .split(' '),
 );
+
+/**
+ * A question word's own weight: 1, less for a word common in everyday English (the artifact's SemCor counts), which
+ * says less about where the answer is: "how long should I wait before slicing a fresh loaf?" is about the loaf.
+ */
+function ownWeight(semantic: SemanticData | undefined, stem: string): number {
+  const n = semantic?.generic && Object.hasOwn(semantic.generic, stem) ? semantic.generic[stem]! : 0;
+  return n ? 1 / (1 + EXPANSION.generic * Math.log(n / GENERIC_MIN)) : 1;
+}
 
 export interface WeightedTerm {
   /** An index term (already stemmed: look it up without the search pipeline). */
@@ -75,7 +87,7 @@ export function understandQuestion(
     if (stem && !concepts.includes(stem)) concepts.push(stem);
   }
   const byTerm = new Map<string, WeightedTerm>();
-  concepts.forEach((stem, concept) => byTerm.set(stem, { term: stem, boost: 1, concept, own: true }));
+  concepts.forEach((stem, concept) => byTerm.set(stem, { term: stem, boost: ownWeight(semantic, stem), concept, own: true }));
   concepts.forEach((stem, concept) => {
     const scale = EXPANSION.scale * (vocabulary.has(stem) ? EXPANSION.knownWordScale : 1);
     for (const r of relatedTerms(semantic, stem).slice(0, EXPANSION.perWord)) {

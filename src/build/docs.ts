@@ -90,6 +90,13 @@ that may answer the question, best first, each \`{start, timestamp, url, snippet
 \`start\`, \`url\` and \`snippet\`; offer the others when the first is not it ("also at 00:09:12"). A result
 without a transcript passage has no \`moments\`.
 
+/ask ranks the question, not its words as typed (/api/search does that): it drops question words and filler, weighs
+a question's common words ("long", "people") below its rare ones, also matches words of the show related to the
+question's (WordNet synonyms, broader and narrower words, and words that keep occurring together in the show's
+transcripts, computed at build time into /search/semantic.json), and prefers passages where the question's words
+occur close together or that the host's own question introduces. An episode without a transcript is placed at its
+best-matching chapter.
+
 ${extras.searchSyntax ?? ''}
 
 ## Streaming /ask

@@ -13,7 +13,7 @@ export interface ParaphraseQuery {
   episode: number;
   window: [number, number];
   group: 'everyday' | 'speakers';
-  split: 'tune' | 'heldout';
+  split: 'tune' | 'heldout' | 'fresh';
 }
 
 export interface MomentMeasurement {
@@ -66,6 +66,23 @@ export async function measureMoments(engine: SearchEngine, queries: ParaphraseQu
   }
   const n = queries.length || 1;
   return { n: queries.length, episodeMrr: epRr / n, momentHit1: hit1 / n, momentHit3: hit3 / n, momentMrr: mRr / n, offeredHit3: oHit3 / n, offeredMrr: oRr / n, misses };
+}
+
+/** The measurement of several disjoint sets together (every figure is a mean over questions: weighted by n). */
+export function combineMoments(parts: MomentMeasurement[]): MomentMeasurement {
+  const n = parts.reduce((a, m) => a + m.n, 0);
+  const mean = (key: 'episodeMrr' | 'momentHit1' | 'momentHit3' | 'momentMrr' | 'offeredHit3' | 'offeredMrr') =>
+    parts.reduce((a, m) => a + m[key] * m.n, 0) / (n || 1);
+  return {
+    n,
+    episodeMrr: mean('episodeMrr'),
+    momentHit1: mean('momentHit1'),
+    momentHit3: mean('momentHit3'),
+    momentMrr: mean('momentMrr'),
+    offeredHit3: mean('offeredHit3'),
+    offeredMrr: mean('offeredMrr'),
+    misses: parts.flatMap((m) => m.misses),
+  };
 }
 
 export const fmtMoments = (m: MomentMeasurement) =>

@@ -8,13 +8,19 @@
  * while the weights in src/build/search/semantic.ts and functions/search/ask-understanding.ts were chosen; the
  * "tune" part was. The suite prints both, and the same figures for /ask without understanding (the words as
  * typed: the same build without /search/semantic.json, i.e. no related terms, but the same filler removal and
-passage re-ranking), so a regression and the gain of the related terms are both visible. Before issue 14 /ask
-measured: tune hit@1 0.406, hit@3 0.453, moment MRR 0.430; held out 0.438, 0.438, 0.438; speakers' words 0.880.
+ * passage re-ranking), so a regression and the gain of the related terms are both visible. Before issue 14 /ask
+ * measured: tune hit@1 0.406, hit@3 0.453, moment MRR 0.430; held out 0.438, 0.438, 0.438; speakers' words 0.880.
+ *
+ * The "fresh" split (53 questions over all 13 episodes, issue 14's fourth session) was written before any further
+ * tuning and, like the held-out third, never looked at question by question; "unseen" is both together.
  *
  * Thresholds sit below the measured values (see the commit log for the figures), to allow a content edit, not a
- * regression. Measured with `moments` (issue 14, third session): everyday all hit@1 0.542, hit@3 0.573, moment MRR
- * 0.559, moments offered hit@3 0.688; speakers' words hit@1 1.000; overall (everyday + speakers' words) moment MRR
- * 0.650, moments offered MRR 0.697.
+ * regression. Measured with everyday-word weights (fourth session), understood: tune moment MRR 0.602 (hit@1
+ * 0.578, hit@3 0.625); held out 0.505 (0.500, 0.500); fresh 0.591 (0.566, 0.623; offered hit@3 0.660); unseen 0.559;
+ * speakers' words hit@1 1.000; overall (tune, held out, speakers' words) moment MRR 0.658, offered 0.706; overall
+ * with fresh 0.638, offered 0.680. Before them (third session): tune 0.570, held out 0.536, fresh 0.553, overall
+ * 0.650 / 0.697. Issue 14's targets (held-out hit@3 0.6, overall MRR 0.75) are not met: the misses are mostly the
+ * right episode at the wrong passage, where the listener's words and the speaker's share nothing WordNet links.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +28,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { getEngine, type SearchEngine } from '../../functions/search/engine.ts';
 import { contentFiles, distStore, memoryStore, sampleContent } from './helpers.ts';
-import { fmtMoments, measureMoments, type MomentMeasurement, type ParaphraseQuery } from './paraphrase-metrics.ts';
+import { combineMoments, fmtMoments, measureMoments, type MomentMeasurement, type ParaphraseQuery } from './paraphrase-metrics.ts';
 
 const Schema = z.array(
   z.strictObject({
@@ -30,18 +36,21 @@ const Schema = z.array(
     episode: z.int().positive(),
     window: z.tuple([z.number().nonnegative(), z.number().nonnegative()]),
     group: z.enum(['everyday', 'speakers']),
-    split: z.enum(['tune', 'heldout']),
+    split: z.enum(['tune', 'heldout', 'fresh']),
   }),
 );
 const queries: ParaphraseQuery[] = Schema.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'paraphrase-queries.json'), 'utf8')));
 const tune = queries.filter((q) => q.group === 'everyday' && q.split === 'tune');
 const heldout = queries.filter((q) => q.group === 'everyday' && q.split === 'heldout');
+const fresh = queries.filter((q) => q.group === 'everyday' && q.split === 'fresh');
 const speakers = queries.filter((q) => q.group === 'speakers');
 
 const THRESHOLDS = {
-  everyday: { momentHit1: 0.52, momentHit3: 0.55, momentMrr: 0.54, episodeMrr: 0.93, offeredHit3: 0.66 },
+  everyday: { momentHit1: 0.53, momentHit3: 0.56, momentMrr: 0.55, episodeMrr: 0.93, offeredHit3: 0.69 },
+  fresh: { momentHit1: 0.54, momentHit3: 0.6, momentMrr: 0.57, episodeMrr: 0.91, offeredHit3: 0.64 },
   speakers: { momentHit1: 0.95 },
-  overall: { momentMrr: 0.63, offeredMrr: 0.68 },
+  overall: { momentMrr: 0.64, offeredMrr: 0.69 },
+  overallWithFresh: { momentMrr: 0.62, offeredMrr: 0.66 },
 };
 
 let engine: SearchEngine;
@@ -67,36 +76,53 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
   });
 
   it('lands on the moment: thresholds on the whole everyday set and on the speakers-words group', async () => {
-    const rows: Array<[string, MomentMeasurement, MomentMeasurement]> = [
-      ['everyday, tune', await measureMoments(plain, tune), await measureMoments(engine, tune)],
-      ['everyday, held out', await measureMoments(plain, heldout), await measureMoments(engine, heldout)],
-      ['everyday, all', await measureMoments(plain, [...tune, ...heldout]), await measureMoments(engine, [...tune, ...heldout])],
-      ["speakers' words", await measureMoments(plain, speakers), await measureMoments(engine, speakers)],
-      ['overall', await measureMoments(plain, queries), await measureMoments(engine, queries)],
+    // Each split is measured once per engine; the rows over several splits combine them.
+    const split = async (set: ParaphraseQuery[]) => [await measureMoments(plain, set), await measureMoments(engine, set)] as const;
+    const [t, h, f, s] = [await split(tune), await split(heldout), await split(fresh), await split(speakers)];
+    const both = (...parts: Array<readonly [MomentMeasurement, MomentMeasurement]>): [MomentMeasurement, MomentMeasurement] => [
+      combineMoments(parts.map((p) => p[0])),
+      combineMoments(parts.map((p) => p[1])),
     ];
+    const rows = new Map<string, [MomentMeasurement, MomentMeasurement]>([
+      ['everyday, tune', both(t)],
+      ['everyday, held out', both(h)],
+      ['everyday, fresh', both(f)],
+      ['everyday, unseen', both(h, f)],
+      ['everyday, all', both(t, h)],
+      ["speakers' words", both(s)],
+      ['overall', both(t, h, s)],
+      ['overall with fresh', both(t, h, f, s)],
+    ]);
     console.log(
       [
         'paraphrase set (moment = start within the answer window, 15 s early allowed; "moments offered": over each',
-        "result's moments in reading order, result 1's then result 2's ...; overall = everyday and speakers' words)",
-        ...rows.flatMap(([name, before, after]) => [`  ${name.padEnd(20)} no related terms: ${fmtMoments(before)}`, `  ${''.padEnd(20)} understood:       ${fmtMoments(after)}`]),
+        "result's moments in reading order, result 1's then result 2's ...; unseen = held out and fresh; overall =",
+        "tune, held out and speakers' words)",
+        ...[...rows].flatMap(([name, [before, after]]) => [`  ${name.padEnd(20)} no related terms: ${fmtMoments(before)}`, `  ${''.padEnd(20)} understood:       ${fmtMoments(after)}`]),
       ].join('\n'),
     );
-    const all = rows[2]![2];
-    expect(all.momentHit1).toBeGreaterThanOrEqual(THRESHOLDS.everyday.momentHit1);
-    expect(all.momentHit3).toBeGreaterThanOrEqual(THRESHOLDS.everyday.momentHit3);
-    expect(all.momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.everyday.momentMrr);
-    expect(all.episodeMrr).toBeGreaterThanOrEqual(THRESHOLDS.everyday.episodeMrr);
-    expect(all.offeredHit3).toBeGreaterThanOrEqual(THRESHOLDS.everyday.offeredHit3);
-    expect(rows[3]![2].momentHit1).toBeGreaterThanOrEqual(THRESHOLDS.speakers.momentHit1);
-    expect(rows[4]![2].momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.momentMrr);
-    expect(rows[4]![2].offeredMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.offeredMrr);
-    // Related terms do no worse than the words as typed on the held-out half, on the whole set and on the
-    // speakers' words. (On the sharded index the tuning half is one question lower with them, 0.539 vs 0.555
-    // moment MRR: an episode's candidates are the passages its postings list, 3 per word, not all of its passages.)
-    // Within one question moving from the 2nd place to the 3rd: the two configurations differ by a hair on the
-    // held-out half (0.5365 vs 0.5375 since /ask reads only the best candidate's chunk past the leading episodes).
-    const slack = (n: number) => (1 / 2 - 1 / 3) / n;
-    for (const [name, before, after] of [rows[1]!, rows[2]!, rows[3]!]) expect(after.momentMrr, name).toBeGreaterThanOrEqual(before.momentMrr - slack(before.n));
+    const understood = (name: string) => rows.get(name)![1];
+    for (const [name, limits] of [['everyday, all', THRESHOLDS.everyday], ['everyday, fresh', THRESHOLDS.fresh]] as const) {
+      const m = understood(name);
+      expect(m.momentHit1, name).toBeGreaterThanOrEqual(limits.momentHit1);
+      expect(m.momentHit3, name).toBeGreaterThanOrEqual(limits.momentHit3);
+      expect(m.momentMrr, name).toBeGreaterThanOrEqual(limits.momentMrr);
+      expect(m.episodeMrr, name).toBeGreaterThanOrEqual(limits.episodeMrr);
+      expect(m.offeredHit3, name).toBeGreaterThanOrEqual(limits.offeredHit3);
+    }
+    expect(understood("speakers' words").momentHit1).toBeGreaterThanOrEqual(THRESHOLDS.speakers.momentHit1);
+    expect(understood('overall').momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.momentMrr);
+    expect(understood('overall').offeredMrr).toBeGreaterThanOrEqual(THRESHOLDS.overall.offeredMrr);
+    expect(understood('overall with fresh').momentMrr).toBeGreaterThanOrEqual(THRESHOLDS.overallWithFresh.momentMrr);
+    expect(understood('overall with fresh').offeredMrr).toBeGreaterThanOrEqual(THRESHOLDS.overallWithFresh.offeredMrr);
+    // Understanding (related terms, everyday-word weights) does no worse than the words as typed on the questions
+    // never tuned on (held out and fresh together: 85; the 32 held out alone move by one question), on the whole
+    // tune + held-out set and on the speakers' words. (On the sharded index the tuning half is one question lower
+    // with related terms: an episode's candidates are the passages its postings list, 3 per word, not all.)
+    for (const name of ['everyday, unseen', 'everyday, all', "speakers' words"]) {
+      const [before, after] = rows.get(name)!;
+      expect(after.momentMrr, name).toBeGreaterThanOrEqual(before.momentMrr);
+    }
   });
 
   it('anchors an episode without a transcript on its best-matching chapter', async () => {

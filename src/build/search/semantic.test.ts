@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSemantic } from './semantic.ts';
-import { relatedTerms } from '../../../contract/search/semantic.ts';
+import { GENERIC_MIN, relatedTerms } from '../../../contract/search/semantic.ts';
 import { EXPANSION } from '../../../functions/search/ask-understanding.ts';
 import type { BuiltPassage as Passage } from './passages.ts';
 
@@ -56,6 +56,14 @@ describe('buildSemantic (WordNet + co-occurrence, build time)', () => {
     for (const line of Object.values(data.related)) expect(line.split(' ').length / 2).toBeLessThanOrEqual(EXPANSION.perWord);
   });
 
+  it('lists how common everyday words are (SemCor counts), the commonest only', async () => {
+    const data = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+    expect(data.generic!['make']).toBeGreaterThan(data.generic!['long']!);
+    expect(data.generic!['long']).toBeGreaterThanOrEqual(GENERIC_MIN);
+    // "loaf" is tagged a few times only: a rare word keeps its full weight, so it is not listed.
+    expect(Object.hasOwn(data.generic!, 'loaf')).toBe(false);
+  });
+
   it('for another language, uses only the show’s co-occurrence statistics (no WordNet)', async () => {
     const de = [
       ...Array.from({ length: 4 }, (_, i) => passage(1, i * 30, 'Die Bienen tanzen, die Bienen tanzen im Stock.')),
@@ -63,6 +71,7 @@ describe('buildSemantic (WordNet + co-occurrence, build time)', () => {
     ];
     const data = await buildSemantic({ language: 'de', passages: de, episodeTexts: [] });
     expect(data.language).toBe('de');
+    expect(data.generic).toBeUndefined();
     const keys = Object.keys(data.related);
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.length).toBeLessThan(10);

@@ -11,6 +11,8 @@
  *     the show: a word the show never uses is never suggested.
  *   - the show's own co-occurrence statistics (any language): terms that keep appearing in the same transcript
  *     passages (cosine of their passage sets) are weak evidence of each other.
+ * And for the question's own words (English shows): how common each is in everyday English (WordNet's SemCor
+ * counts, `generic`), so that /ask weighs "long" and "people" below "loaf" and "haze".
  *
  * The artifact does not depend on how the Lunr index is cut up: its keys are stems and its values are index
  * terms, which any index built with the same analyzer (contract/search/analyzer.ts) shares.
@@ -21,7 +23,7 @@ import { join } from 'node:path';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
-import type { SemanticData } from '../../../contract/search/semantic.ts';
+import { GENERIC_MIN, type SemanticData } from '../../../contract/search/semantic.ts';
 import type { LoadedContent } from '../../content/load.ts';
 import { languageKey } from '../../../contract/search/language.ts';
 import { buildPassages } from './passages.ts';
@@ -214,7 +216,17 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
     const best = [...related.get(key)!].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, o.maxRelated);
     out[key] = best.map(([t, weight]) => `${t} ${Math.round(weight * 100)}`).join(' ');
   }
-  return { version: 1, language: analyzer.language, related: out };
+  const generic: Record<string, number> = {};
+  if (analyzer.language === 'en') {
+    const counts = new Map<string, number>();
+    for (const [lemma, n] of loadWordNet().frequency) {
+      if (n < GENERIC_MIN) continue;
+      const stem = analyzer.term(lemma);
+      if (stem) counts.set(stem, Math.max(counts.get(stem) ?? 0, n));
+    }
+    for (const stem of [...counts.keys()].sort()) generic[stem] = counts.get(stem)!;
+  }
+  return { version: 1, language: analyzer.language, related: out, ...(Object.keys(generic).length ? { generic } : {}) };
 }
 
 interface Synset {
@@ -228,6 +240,8 @@ interface WordNet {
   index: Map<string, string[]>;
   /** Lemma → how often its senses were tagged in SemCor (summed over parts of speech). */
   tagged: Map<string, number>;
+  /** Lemma → how often it occurs in SemCor, all senses (index.sense's tag counts summed). */
+  frequency: Map<string, number>;
   synset(key: string): Synset | undefined;
 }
 
@@ -260,6 +274,13 @@ function loadWordNet(): WordNet {
       data.set(`${pos}:${line.slice(0, 8)}`, line);
     }
   }
+  const frequency = new Map<string, number>();
+  for (const line of readFileSync(join(dir, 'index.sense'), 'latin1').split('\n')) {
+    const f = line.split(' ');
+    const lemma = f[0]!.slice(0, f[0]!.indexOf('%'));
+    const n = Number(f[3]);
+    if (n > 0 && /^[a-z]+$/.test(lemma)) frequency.set(lemma, (frequency.get(lemma) ?? 0) + n);
+  }
   const parsed = new Map<string, Synset | null>();
   const synset = (key: string): Synset | undefined => {
     let s = parsed.get(key);
@@ -270,7 +291,7 @@ function loadWordNet(): WordNet {
     }
     return s ?? undefined;
   };
-  wordnetCache = { index, tagged, synset };
+  wordnetCache = { index, tagged, frequency, synset };
   return wordnetCache;
 }
 
