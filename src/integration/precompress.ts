@@ -141,20 +141,26 @@ export async function precompressDir(root: string, options: PrecompressOptions =
  *   - transcripts (SRT, WebVTT, JSON): br 4 40.8% 27 ms/MB, br 5 39.5% 46 ms/MB; gzip 5 40.2%, gzip 6 40.1%;
  *   - episode pages (84 KB): br 6 35.7% 5 ms, br 8 35.5% 22 ms, br 11 32.4% 1.1 s; gzip 6 37.2% 15 ms, 9 37.1% 38 ms;
  *   - topic / guest pages (7 KB): br 8 28.3% 1.1 ms, br 10 26.1% 7 ms, br 11 25.5% 14 ms; gzip 6 = 9.
+ * Measured again at N = 1,000 (2026-11-23, CPU per MB, share of the input), brotli 4 is no smaller than gzip 5 on
+ * the bulk families: transcripts br 4 29.9-41.1% 22-30 ms/MB, gzip 5 30.0-40.6% 18-31 ms/MB; passages br 4 50.1%
+ * 46 ms/MB, gzip 5 49.5% 28 ms/MB; shards br 4 23.5%, gzip 5 24.9%. Episode pages (~100 KB, most of it the
+ * transcript): br 6 36.3% 56 ms/MB, br 5 36.5% 45 ms/MB; gzip 6 37.8% 34 ms/MB, gzip 4 38.9% 19 ms/MB.
  * So:
  *   - the machine-read families that grow with the show (search shards and passages, transcripts, and the
- *     contract's /search-index.json: at N = 1,000 ~550 MB, fetched by the search engine, offline and podcast
- *     apps): brotli 4 / gzip 5,
- *     1-5% more bytes than brotli 5 / gzip 6 for a third less time; anything else over 2 MB: brotli 5 / gzip 6;
- *   - the per-episode, per-topic and per-guest pages (also thousands): brotli 8 / gzip 9 up to 32 KB, brotli 6 /
- *     gzip 6 above;
+ *     contract's /search-index.json: at N = 1,000 ~520 MB, fetched by the search engine, offline and podcast
+ *     apps): gzip 5 only. A client that accepts br takes the .gz (functions/static.ts negotiates among the
+ *     variants present); a .br beside it cost ~40% of the build's compression for bytes within 6% of the gzip,
+ *     and never smaller on transcripts and passages. Anything else over 2 MB: brotli 5 / gzip 6;
+ *   - the per-episode, per-topic and per-guest pages (also thousands): brotli 8 / gzip 9 up to 32 KB, brotli 5 /
+ *     gzip 4 above (episode pages: 0.2% / 3% more bytes than brotli 6 / gzip 6 for 30% less time; browsers
+ *     take the .br);
  *   - the few site-wide documents (home, scripts, styles, docs, feeds): the maximum up to 32 KB (a few ms each),
  *     brotli 8 / gzip 9 up to 2 MB.
  */
 export function levelsFor(urlPath: string, bytes: number): Levels {
-  if (BULK.test(urlPath)) return { br: 4, gz: 5 };
+  if (BULK.test(urlPath)) return { gz: 5 };
   if (bytes > 2 * 1024 * 1024) return { br: 5, gz: 6 };
-  if (PER_ITEM.test(urlPath)) return bytes <= 32 * 1024 ? { br: 8, gz: 9 } : { br: 6, gz: 6 };
+  if (PER_ITEM.test(urlPath)) return bytes <= 32 * 1024 ? { br: 8, gz: 9 } : { br: 5, gz: 4 };
   if (bytes <= 32 * 1024) return { br: 11, gz: 9 };
   return { br: 8, gz: 9 };
 }
