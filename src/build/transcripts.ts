@@ -69,7 +69,7 @@ export function renderTranscript(source: { path: string; format: 'srt' | 'vtt' }
   const { text, cues } = readTranscript(source);
   if (ext === 'srt') return source.format === 'srt' ? text : toSrt(cues);
   if (ext === 'vtt') return toVtt(cues);
-  return `${JSON.stringify(toPodcastJson(cues), null, 1)}\n`;
+  return `${JSON.stringify(toPodcastJson(cues))}\n`;
 }
 
 export function toSrt(cues: readonly TranscriptCue[]): string {
