@@ -6,8 +6,9 @@
  * pages on the main thread: the two halves of the build's work run on two cores. The worker reads the content
  * again (src/content/site.ts; the parsed transcripts come from the content-hash cache the content check has just
  * filled), writes into a staging folder beside Astro's cache and hands each file to a precompress worker thread.
- * At astro:build:done they are moved into the output with their .br/.gz, and precompress takes them as done.
- * Their routes list no paths in a build with this integration.
+ * Once precompress has compressed Astro's pages (astro:build:done) they are moved into the output with their
+ * .br/.gz, and precompress takes them as done; the content check's cache upkeep comes after both (see
+ * astro.config.mjs). Their routes list no paths in a build with this integration.
  */
 import { mkdir, rename, rm, writeFile, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -51,17 +52,22 @@ export function bulkDocumentsIntegration(): AstroIntegration {
         // Surfaced at astro:build:done; an unhandled rejection before then would end the process.
         background.catch(() => {});
       },
-      'astro:build:done': async ({ dir, logger }) => {
+      // The documents are brought into the output when precompress asks for them (registerPrecompressed), after it
+      // has compressed Astro's pages: those are compressed while this worker thread is still at work.
+      'astro:build:done': ({ dir, logger }) => {
         if (!background) return;
-        const produced = await background;
-        const ready = performance.now() - started;
+        const pending = background;
         const root = fileURLToPath(dir);
-        await moveInto(staging, root, produced.done);
-        await rm(staging, { recursive: true, force: true });
-        registerPrecompressed(root, produced.done);
-        logger.info(
-          `${produced.files} documents written and compressed (${Math.round(produced.bytes / 1024 / 1024)} MB), ready ${Math.round(ready / 1000)} s after the build started`,
-        );
+        registerPrecompressed(root, async () => {
+          const produced = await pending;
+          const ready = performance.now() - started;
+          await moveInto(staging, root, produced.done);
+          await rm(staging, { recursive: true, force: true });
+          logger.info(
+            `${produced.files} documents written and compressed (${Math.round(produced.bytes / 1024 / 1024)} MB), ready ${Math.round(ready / 1000)} s after the build started`,
+          );
+          return produced.done;
+        });
       },
     },
   };

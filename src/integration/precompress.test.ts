@@ -101,6 +101,28 @@ describe('precompress', () => {
     expect(brotliDecompressSync(readFileSync(`${shard}.br`))).toEqual(readFileSync(shard));
   });
 
+  it('brings in the documents made ahead only after compressing the folder\'s own files', async () => {
+    const root = site();
+    const outside = temp('precompress-ahead');
+    const made = join(outside, 'made.json');
+    writeFileSync(made, JSON.stringify({ t: text(6) }));
+    const pool = new CompressPool(1);
+    const ahead = await pool.run({ file: made, levels: { gz: 5 } }).finally(() => pool.close());
+    let listedBefore: boolean | undefined;
+    registerPrecompressed(root, async () => {
+      // The folder's own files are compressed by now; the document made ahead is not yet in it.
+      listedBefore = existsSync(join(root, 'index.html.br'));
+      mkdirSync(join(root, 'search', 'made'));
+      for (const suffix of ['', '.gz']) writeFileSync(join(root, 'search', 'made', `0.json${suffix}`), readFileSync(`${made}${suffix}`));
+      return new Map([['/search/made/0.json', { ...ahead, file: join(root, 'search', 'made', '0.json') }]]);
+    });
+    const result = await precompressDir(root, { workers: 0 });
+    expect(listedBefore).toBe(true);
+    expect(result.files).toBe(5);
+    expect(precompressedFacts(root)?.get('/search/made/0.json')).toMatchObject({ size: ahead.size, sha1: ahead.sha1, gz: ahead.gz });
+    expect(existsSync(join(root, 'search', 'made', '0.json.br'))).toBe(false);
+  });
+
   it('chooses levels by family: the maximum for small documents, less for large or machine-read ones', () => {
     expect(levelsFor('/index.html', 20_000)).toEqual({ br: 11, gz: 9 });
     expect(levelsFor('/_astro/client.js', 200_000)).toEqual({ br: 8, gz: 9 });

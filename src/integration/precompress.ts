@@ -51,11 +51,14 @@ const factsByRoot = new Map<string, Map<string, FileFacts>>();
 
 /**
  * Files of an output folder compressed ahead (the bulk documents, compressed in the background while Astro
- * prerenders): URL path → the job's result. precompressDir takes them as done.
+ * prerenders): URL path → the job's result, or a function that brings them into the folder and returns them.
+ * precompressDir takes them as done; it calls the function once it has listed and compressed the folder's own
+ * files, so that Astro's pages are compressed while the bulk documents are still being made.
  */
-const aheadByRoot = new Map<string, Map<string, JobResult>>();
+type Ahead = Map<string, JobResult> | (() => Promise<Map<string, JobResult>>);
+const aheadByRoot = new Map<string, Ahead>();
 
-export function registerPrecompressed(root: string, done: Map<string, JobResult>): void {
+export function registerPrecompressed(root: string, done: Ahead): void {
   aheadByRoot.set(root, done);
 }
 
@@ -102,9 +105,9 @@ export async function precompressDir(root: string, options: PrecompressOptions =
   };
   await walk(root, false);
   const urlPath = (file: string) => `/${relative(root, file).split(sep).join('/')}`;
-  const ahead = aheadByRoot.get(root) ?? new Map<string, JobResult>();
+  const registered = aheadByRoot.get(root);
   aheadByRoot.delete(root);
-  if (ahead.size) files.splice(0, files.length, ...files.filter((f) => !ahead.has(urlPath(f))));
+  if (registered instanceof Map && registered.size) files.splice(0, files.length, ...files.filter((f) => !registered.has(urlPath(f))));
   const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
   const jobs: Job[] = files.map((file, i) => ({ file, levels: levelsOf(urlPath(file), sizes[i]!), cacheDir: options.cacheDir }));
   // Largest first, so that one big file does not run alone at the end while the other workers idle.
@@ -112,6 +115,7 @@ export async function precompressDir(root: string, options: PrecompressOptions =
 
   const pool = new CompressPool(options.workers ?? availableParallelism());
   const results = await Promise.all(order.map((i) => pool.run(jobs[i]!))).finally(() => pool.close());
+  const ahead = typeof registered === 'function' ? await registered() : (registered ?? new Map<string, JobResult>());
 
   const result: PrecompressResult = { files: 0, bytesIn: 0, bytesBr: 0, bytesGz: 0, reused: 0 };
   const facts = new Map<string, FileFacts>();
