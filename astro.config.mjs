@@ -39,9 +39,10 @@ export default defineConfig({
   // requests a listener never asked for, counted against the contract's 60-a-minute rate limit.
   prefetch: false,
   // contentCheck: a build of content with mistakes lists them all and exits 1 before rendering anything.
-  // After prerendering, in this order: the bulk documents (transcripts, chapters, search shards and passages:
-  // thousands of files written directly, src/build/bulk-documents.ts); the content check's cache upkeep (after
-  // every user of the per-episode cache); .br/.gz beside each text file of the build; /_manifest.json: what
+  // After prerendering, in this order: .br/.gz beside each text file of the build, then the bulk documents
+  // (transcripts, chapters, the search index's files: thousands of files made on a worker thread while Astro
+  // prerenders, src/integration/bulk-documents.ts, which precompress brings in); the content check's cache upkeep
+  // (after every user of the per-episode cache, the bulk documents' thread included); /_manifest.json: what
   // every host needs per file.
-  integrations: [bulkDocumentsIntegration(), contentCheck(), precompress(), assetManifest()],
+  integrations: [bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest()],
 });

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { loadContentOrThrow } from '../content/load.ts';
 import { bulkDocuments, bulkDocumentsWrittenByIntegration, setBulkDocumentsWrittenByIntegration } from './bulk-documents.ts';
 import { searchArtifacts, searchFiles } from './search/artifacts.ts';
+import { semanticArtifact } from './search/semantic.ts';
 import { buildChaptersJson } from './chapters.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 
 const content = loadContentOrThrow(join(import.meta.dirname, '../../content'), {});
 
 describe('bulk documents', () => {
-  it('are the documents of the transcript, chapter, shard and passage routes, byte for byte', async () => {
+  it('are the documents of the transcript, chapter, search index, shard, passage and semantic routes, byte for byte', async () => {
     const docs = new Map<string, string>();
     for await (const [path, body] of bulkDocuments(content)) docs.set(path, body);
 
@@ -19,8 +20,9 @@ describe('bulk documents', () => {
       if (e.chapters?.length) expected.set(`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e)));
     }
     for (const [path, body] of Object.entries(searchFiles(await searchArtifacts(content)))) {
-      if (/^\/search\/(shards|passages|passage-terms)\//.test(path)) expected.set(path, body);
+      if (path !== '/search-index.json') expected.set(path, body);
     }
+    expected.set('/search/semantic.json', JSON.stringify(await semanticArtifact(content)));
     expect([...docs.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [path, body] of expected) expect(docs.get(path), path).toBe(body);
     expect([...docs.keys()].some((p) => p.startsWith('/transcripts/'))).toBe(true);

@@ -1,13 +1,16 @@
 /**
  * The documents that are pure serialization of the build's data and come by the thousand on a large show (at
- * 1,000 episodes: 3,000 transcript files, ~1,650 search shards, 1,000 passage files, 1,000 chapter files, two
- * thirds of the output's files). src/pages defines each (and serves it in `astro dev`); in `astro build` the
- * bulk-documents integration (src/integration/bulk-documents.ts) writes them straight from the same data after
- * prerendering, and their routes list no paths: Astro's prerenderer costs a Request, a Response stream, a mkdir
- * and a write per file, ~20 s of a 1,000-episode build for these alone. Same bytes, same URLs.
+ * 1,000 episodes: 3,000 transcript files, ~1,650 search shards, ~7,000 passage files, 1,000 chapter files, two
+ * thirds of the output's files), and the search documents made from the same analysis (the index's top, where
+ * the passages are, the semantic artifact). src/pages defines each (and serves it in `astro dev`); in `astro
+ * build` the bulk-documents integration (src/integration/bulk-documents.ts) writes them straight from the same
+ * data on a worker thread while Astro prerenders the pages, and their routes list no paths: Astro's prerenderer
+ * costs a Request, a Response stream, a mkdir and a write per file, ~20 s of a 1,000-episode build for these
+ * alone, and the search analysis behind them is ~40% of the build's work. Same bytes, same URLs.
  */
 import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
+import { semanticArtifact } from './search/semantic.ts';
 import { PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import type { LoadedContent } from '../content/load.ts';
@@ -23,6 +26,20 @@ export function bulkDocumentsWrittenByIntegration(): boolean {
   return (globalThis as { [FLAG]?: boolean })[FLAG] === true;
 }
 
+/** The search documents under /search/<name>.json besides the shards and passages (src/pages/search/[document].json.ts). */
+export const SEARCH_DOCUMENTS = {
+  /**
+   * The top of the search index (public: offline apps load it with lunr.Index.load): a Lunr index of the episodes'
+   * metadata, and in `layout` where the transcript shards and the passages are (contract/schemas/search-passages.ts).
+   */
+  'lunr-index': async (content: LoadedContent): Promise<unknown> => (await searchArtifacts(content)).top,
+  /** Where the transcript passages are: in chunks per episode, /search/passages/<id>/<chunk>.json. */
+  passages: async (content: LoadedContent): Promise<unknown> => (await searchArtifacts(content)).passagesIndex,
+  /** Related terms for /ask's question understanding (WordNet and the show's co-occurrence statistics, build time). */
+  semantic: (content: LoadedContent): Promise<unknown> => semanticArtifact(content),
+};
+export type SearchDocument = keyof typeof SEARCH_DOCUMENTS;
+
 /** Every bulk document as [URL path, body], produced one at a time (a transcript's three formats in a row). */
 export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[string, string]> {
   for (const e of content.episodes) {
@@ -32,6 +49,7 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[st
   for (const e of content.episodes) {
     if (e.chapters?.length) yield [`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))];
   }
+  for (const [name, make] of Object.entries(SEARCH_DOCUMENTS)) yield [`/search/${name}.json`, JSON.stringify(await make(content))];
   const artifacts = await searchArtifacts(content);
   for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), JSON.stringify(artifacts.shards[n])];
   for (const [id, chunks] of artifacts.passages) {

@@ -10,9 +10,9 @@
  * Cue timings and text are the same in all three; the build's tests read each back and compare them.
  */
 import { readFileSync } from 'node:fs';
-import SrtParser from 'srt-parser-2';
 import type { LoadedEpisode } from '../content/load.ts';
 import { parseVtt } from '../content/vtt.ts';
+import { parseSrtBlocks } from '../content/srt.ts';
 import { cachedParse } from '../content/parse-cache.ts';
 import { splitSpeaker } from '../components/transcript.ts';
 
@@ -57,10 +57,10 @@ function vttTranscriptCues(text: string): TranscriptCue[] {
 }
 
 function srtTranscriptCues(text: string): TranscriptCue[] {
-  return new SrtParser().fromSrt(text.replace(/\r\n?/g, '\n')).map((c) => ({
-    start: round3(c.startSeconds),
-    end: round3(c.endSeconds),
-    lines: c.text.split('\n').map((l) => l.replace(/<[^>]+>|\{\\[^}]*\}/g, '').trim()).filter(Boolean),
+  return parseSrtBlocks(text.replace(/\r\n?/g, '\n')).blocks.map((c) => ({
+    start: c.start,
+    end: c.end,
+    lines: c.lines.map((l) => l.replace(/<[^>]+>|\{\\[^}]*\}/g, '').trim()).filter(Boolean),
   }));
 }
 
@@ -69,7 +69,7 @@ export function renderTranscript(source: { path: string; format: 'srt' | 'vtt' }
   const { text, cues } = readTranscript(source);
   if (ext === 'srt') return source.format === 'srt' ? text : toSrt(cues);
   if (ext === 'vtt') return toVtt(cues);
-  return `${JSON.stringify(toPodcastJson(cues), null, 1)}\n`;
+  return `${JSON.stringify(toPodcastJson(cues))}\n`;
 }
 
 export function toSrt(cues: readonly TranscriptCue[]): string {
@@ -105,4 +105,3 @@ function clock(seconds: number, separator: ',' | '.'): string {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
 }
 
-const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -41,6 +41,31 @@ export function parseCacheStats(): { hits: number; misses: number } {
   return { hits, misses };
 }
 
+/** The configured folder, for another thread of the build (the bulk-documents worker). */
+export function parseCacheDir(): string | undefined {
+  return state().dir;
+}
+
+/** What this thread used, for the thread that prunes (a worker thread has its own globalThis). */
+export interface ParseCacheUsage {
+  used: string[];
+  hits: number;
+  misses: number;
+}
+
+export function parseCacheUsage(): ParseCacheUsage {
+  const { used, hits, misses } = state();
+  return { used: [...used], hits, misses };
+}
+
+/** Counts another thread's use as this thread's, so that pruneParseCache keeps its entries. */
+export function addParseCacheUsage(usage: ParseCacheUsage): void {
+  const s = state();
+  for (const key of usage.used) s.used.add(key);
+  s.hits += usage.hits;
+  s.misses += usage.misses;
+}
+
 /** parse(text), or what it returned for the same text before. The result must survive a JSON round trip. */
 export function cachedParse<T>(parse: (text: string) => T, text: string): T {
   return cachedByContent(`${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}`, text, () => parse(text));

@@ -1,5 +1,3 @@
-import SrtParser from 'srt-parser-2';
-
 export interface Cue {
   /** Start, in seconds (millisecond precision). */
   start: number;
@@ -14,12 +12,34 @@ export interface SrtProblem {
 
 const TIME_LINE = /^(\d{1,2}):(\d{2}):(\d{2})[,.](\d{3})\s*-->\s*(\d{1,2}):(\d{2}):(\d{2})[,.](\d{3})(?:\s.*)?$/;
 
-/**
- * Parses SubRip text into cues. srt-parser-2 does the parsing; it is lenient and silently drops blocks it
- * cannot read, so the structure is checked first to tell editors the exact line that is wrong.
- */
+/** A cue as written: its text lines untouched (markup and spacing kept). */
+export interface SrtBlock {
+  start: number;
+  end: number;
+  lines: string[];
+}
+
+/** Parses SubRip text into cues (plain text, spacing collapsed), or tells the exact lines that are wrong. */
 export function parseSrt(text: string): { cues: Cue[]; problems: SrtProblem[] } {
+  const { blocks, problems } = parseSrtBlocks(text);
+  if (problems.length) return { cues: [], problems };
+  const cues = blocks.map((b) => ({
+    start: b.start,
+    end: b.end,
+    text: b.lines.join('\n').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim(),
+  }));
+  return { cues, problems };
+}
+
+/**
+ * SubRip's blocks: a cue number, a time line, text lines up to a blank line. One pass checks the structure (to
+ * tell editors the exact line that is wrong) and reads the cues; the times are rounded to the millisecond. This
+ * pass used to be followed by srt-parser-2 reading the text again, which at 1,000 hour-long episodes cost seconds
+ * of every build (its timestamp normalisation per cue) for the cues this pass has already delimited.
+ */
+export function parseSrtBlocks(text: string): { blocks: SrtBlock[]; problems: SrtProblem[] } {
   const problems: SrtProblem[] = [];
+  const out: SrtBlock[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   let i = 0;
   let blocks = 0;
@@ -56,21 +76,12 @@ export function parseSrt(text: string): { cues: Cue[]; problems: SrtProblem[] } 
     previousEnd = end;
     blocks++;
     i += 2;
+    const first = i;
     while (i < lines.length && lines[i]!.trim() !== '') i++;
+    out.push({ start: round3(start), end: round3(end), lines: lines.slice(first, i) });
   }
   if (blocks === 0 && problems.length === 0) problems.push({ line: 1, message: 'contains no cues' });
-  if (problems.length) return { cues: [], problems };
-
-  const parsed = new SrtParser().fromSrt(text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n'));
-  const cues = parsed.map((c) => ({
-    start: round3(c.startSeconds),
-    end: round3(c.endSeconds),
-    text: c.text.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim(),
-  }));
-  if (cues.length !== blocks) {
-    problems.push({ line: 1, message: `only ${cues.length} of ${blocks} cues could be read` });
-  }
-  return { cues, problems };
+  return { blocks: problems.length ? [] : out, problems };
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -12,7 +12,8 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 export const MIN_BYTES = 512;
 
 export interface Levels {
-  br: number;
+  /** Brotli quality; absent: no .br (clients that accept br take the .gz, see levelsFor). */
+  br?: number;
   gz: number;
 }
 
@@ -42,42 +43,45 @@ export function runJob({ file, levels, cacheDir }: Job): JobResult {
   const result: JobResult = { file, size: body.byteLength, sha1: digest.toString('base64url') };
   if (body.byteLength < MIN_BYTES) return result;
   // The key names the bytes and the levels: a change of level compresses anew.
-  const key = `${digest.toString('hex')}-b${levels.br}g${levels.gz}`;
+  const key = `${digest.toString('hex')}-b${levels.br ?? 'x'}g${levels.gz}`;
   result.key = key;
-  if (cacheDir && reuse(cacheDir, key, file, result)) {
+  if (cacheDir && reuse(cacheDir, key, file, result, levels.br !== undefined)) {
     result.hit = true;
     return result;
   }
-  const br = brotliCompressSync(body, {
-    params: { [zlib.BROTLI_PARAM_QUALITY]: levels.br, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
-  });
+  const br =
+    levels.br === undefined
+      ? undefined
+      : brotliCompressSync(body, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: levels.br, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+        });
   const gz = gzipSync(body, { level: levels.gz });
   // A variant that is not smaller is not written; the cache keeps an empty file to remember that.
-  const keepBr = br.byteLength < body.byteLength;
+  const keepBr = br !== undefined && br.byteLength < body.byteLength;
   const keepGz = gz.byteLength < body.byteLength;
   if (keepBr) result.br = br.byteLength;
   if (keepGz) result.gz = gz.byteLength;
   if (!cacheDir) {
-    if (keepBr) writeFileSync(`${file}.br`, br);
+    if (keepBr) writeFileSync(`${file}.br`, br!);
     if (keepGz) writeFileSync(`${file}.gz`, gz);
     return result;
   }
   mkdirSync(cacheDir, { recursive: true });
-  const brPath = store(join(cacheDir, `${key}.br`), keepBr ? br : Buffer.alloc(0));
+  const brPath = br === undefined ? undefined : store(join(cacheDir, `${key}.br`), keepBr ? br : Buffer.alloc(0));
   const gzPath = store(join(cacheDir, `${key}.gz`), keepGz ? gz : Buffer.alloc(0));
-  if (keepBr) place(brPath, `${file}.br`);
+  if (keepBr) place(brPath!, `${file}.br`);
   if (keepGz) place(gzPath, `${file}.gz`);
   return result;
 }
 
-/** Places the cached variants beside the file; false when the cache does not hold both. */
-function reuse(cacheDir: string, key: string, file: string, result: JobResult): boolean {
+/** Places the cached variants beside the file; false when the cache does not hold every variant asked for. */
+function reuse(cacheDir: string, key: string, file: string, result: JobResult, withBr: boolean): boolean {
   const brPath = join(cacheDir, `${key}.br`);
   const gzPath = join(cacheDir, `${key}.gz`);
   let brSize: number;
   let gzSize: number;
   try {
-    brSize = statSync(brPath).size;
+    brSize = withBr ? statSync(brPath).size : 0;
     gzSize = statSync(gzPath).size;
   } catch {
     return false;

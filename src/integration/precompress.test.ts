@@ -42,9 +42,14 @@ describe('precompress', () => {
     expect(result).toMatchObject({ files: 4, reused: 0 });
     for (const file of ['index.html', 'search/shards/0.json', 'transcripts/1.vtt', '.well-known/api-catalog']) {
       const body = readFileSync(join(root, file));
-      expect(brotliDecompressSync(readFileSync(join(root, `${file}.br`)))).toEqual(body);
       expect(gunzipSync(readFileSync(join(root, `${file}.gz`)))).toEqual(body);
     }
+    for (const file of ['index.html', '.well-known/api-catalog']) {
+      expect(brotliDecompressSync(readFileSync(join(root, `${file}.br`)))).toEqual(readFileSync(join(root, file)));
+    }
+    // The bulk families get a .gz only (levelsFor): their brotli was no smaller.
+    expect(existsSync(join(root, 'search/shards/0.json.br'))).toBe(false);
+    expect(existsSync(join(root, 'transcripts/1.vtt.br'))).toBe(false);
     expect(existsSync(join(root, 'small.txt.br'))).toBe(false);
     expect(existsSync(join(root, 'audio.mp3.gz'))).toBe(false);
   });
@@ -54,7 +59,8 @@ describe('precompress', () => {
     const first = site();
     await precompressDir(first, { cacheDir, workers: 1 });
     const cached = readdirSync(cacheDir).sort();
-    expect(cached).toHaveLength(8);
+    // .br and .gz of index.html and the api-catalog, .gz of the shard and the transcript.
+    expect(cached).toHaveLength(6);
 
     // Another output folder (as the one-episode rebuild writes), one file changed.
     const second = site();
@@ -62,13 +68,13 @@ describe('precompress', () => {
     const result = await precompressDir(second, { cacheDir, workers: 0 });
     expect(result).toMatchObject({ files: 4, reused: 3 });
     for (const file of ['index.html', 'search/shards/0.json', 'transcripts/1.vtt']) {
-      expect(brotliDecompressSync(readFileSync(join(second, `${file}.br`)))).toEqual(readFileSync(join(second, file)));
       expect(gunzipSync(readFileSync(join(second, `${file}.gz`)))).toEqual(readFileSync(join(second, file)));
     }
+    expect(brotliDecompressSync(readFileSync(join(second, 'index.html.br')))).toEqual(readFileSync(join(second, 'index.html')));
     // The entries of the old shard, which this build did not use, are gone; the new one's are there.
     const now = readdirSync(cacheDir);
-    expect(now).toHaveLength(8);
-    expect(now.filter((n) => !cached.includes(n))).toHaveLength(2);
+    expect(now).toHaveLength(6);
+    expect(now.filter((n) => !cached.includes(n))).toHaveLength(1);
   });
 
   it('a cached "not smaller" result writes no variant', async () => {
@@ -95,15 +101,38 @@ describe('precompress', () => {
     expect(brotliDecompressSync(readFileSync(`${shard}.br`))).toEqual(readFileSync(shard));
   });
 
+  it('brings in the documents made ahead only after compressing the folder\'s own files', async () => {
+    const root = site();
+    const outside = temp('precompress-ahead');
+    const made = join(outside, 'made.json');
+    writeFileSync(made, JSON.stringify({ t: text(6) }));
+    const pool = new CompressPool(1);
+    const ahead = await pool.run({ file: made, levels: { gz: 5 } }).finally(() => pool.close());
+    let listedBefore: boolean | undefined;
+    registerPrecompressed(root, async () => {
+      // The folder's own files are compressed by now; the document made ahead is not yet in it.
+      listedBefore = existsSync(join(root, 'index.html.br'));
+      mkdirSync(join(root, 'search', 'made'));
+      for (const suffix of ['', '.gz']) writeFileSync(join(root, 'search', 'made', `0.json${suffix}`), readFileSync(`${made}${suffix}`));
+      return new Map([['/search/made/0.json', { ...ahead, file: join(root, 'search', 'made', '0.json') }]]);
+    });
+    const result = await precompressDir(root, { workers: 0 });
+    expect(listedBefore).toBe(true);
+    expect(result.files).toBe(5);
+    expect(precompressedFacts(root)?.get('/search/made/0.json')).toMatchObject({ size: ahead.size, sha1: ahead.sha1, gz: ahead.gz });
+    expect(existsSync(join(root, 'search', 'made', '0.json.br'))).toBe(false);
+  });
+
   it('chooses levels by family: the maximum for small documents, less for large or machine-read ones', () => {
     expect(levelsFor('/index.html', 20_000)).toEqual({ br: 11, gz: 9 });
     expect(levelsFor('/_astro/client.js', 200_000)).toEqual({ br: 8, gz: 9 });
     expect(levelsFor('/episodes/topic/chess/index.html', 7_000)).toEqual({ br: 8, gz: 9 });
-    expect(levelsFor('/episodes/0001-episode/index.html', 84_000)).toEqual({ br: 6, gz: 6 });
-    expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ br: 4, gz: 5 });
-    expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ br: 4, gz: 5 });
-    expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ br: 4, gz: 5 });
-    expect(levelsFor('/search-index.json', 50 * 1024 * 1024)).toEqual({ br: 4, gz: 5 });
+    expect(levelsFor('/episodes/0001-episode/index.html', 84_000)).toEqual({ br: 5, gz: 4 });
+    expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ gz: 5 });
+    expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ gz: 5 });
+    expect(levelsFor('/search/passage-terms/3/0.json', 9_000)).toEqual({ gz: 5 });
+    expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ gz: 5 });
+    expect(levelsFor('/search-index.json', 50 * 1024 * 1024)).toEqual({ gz: 5 });
     expect(levelsFor('/rss.xml', 3 * 1024 * 1024)).toEqual({ br: 5, gz: 6 });
   });
 

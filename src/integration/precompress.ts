@@ -51,11 +51,14 @@ const factsByRoot = new Map<string, Map<string, FileFacts>>();
 
 /**
  * Files of an output folder compressed ahead (the bulk documents, compressed in the background while Astro
- * prerenders): URL path → the job's result. precompressDir takes them as done.
+ * prerenders): URL path → the job's result, or a function that brings them into the folder and returns them.
+ * precompressDir takes them as done; it calls the function once it has listed and compressed the folder's own
+ * files, so that Astro's pages are compressed while the bulk documents are still being made.
  */
-const aheadByRoot = new Map<string, Map<string, JobResult>>();
+type Ahead = Map<string, JobResult> | (() => Promise<Map<string, JobResult>>);
+const aheadByRoot = new Map<string, Ahead>();
 
-export function registerPrecompressed(root: string, done: Map<string, JobResult>): void {
+export function registerPrecompressed(root: string, done: Ahead): void {
   aheadByRoot.set(root, done);
 }
 
@@ -102,9 +105,9 @@ export async function precompressDir(root: string, options: PrecompressOptions =
   };
   await walk(root, false);
   const urlPath = (file: string) => `/${relative(root, file).split(sep).join('/')}`;
-  const ahead = aheadByRoot.get(root) ?? new Map<string, JobResult>();
+  const registered = aheadByRoot.get(root);
   aheadByRoot.delete(root);
-  if (ahead.size) files.splice(0, files.length, ...files.filter((f) => !ahead.has(urlPath(f))));
+  if (registered instanceof Map && registered.size) files.splice(0, files.length, ...files.filter((f) => !registered.has(urlPath(f))));
   const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
   const jobs: Job[] = files.map((file, i) => ({ file, levels: levelsOf(urlPath(file), sizes[i]!), cacheDir: options.cacheDir }));
   // Largest first, so that one big file does not run alone at the end while the other workers idle.
@@ -112,6 +115,7 @@ export async function precompressDir(root: string, options: PrecompressOptions =
 
   const pool = new CompressPool(options.workers ?? availableParallelism());
   const results = await Promise.all(order.map((i) => pool.run(jobs[i]!))).finally(() => pool.close());
+  const ahead = typeof registered === 'function' ? await registered() : (registered ?? new Map<string, JobResult>());
 
   const result: PrecompressResult = { files: 0, bytesIn: 0, bytesBr: 0, bytesGz: 0, reused: 0 };
   const facts = new Map<string, FileFacts>();
@@ -141,25 +145,31 @@ export async function precompressDir(root: string, options: PrecompressOptions =
  *   - transcripts (SRT, WebVTT, JSON): br 4 40.8% 27 ms/MB, br 5 39.5% 46 ms/MB; gzip 5 40.2%, gzip 6 40.1%;
  *   - episode pages (84 KB): br 6 35.7% 5 ms, br 8 35.5% 22 ms, br 11 32.4% 1.1 s; gzip 6 37.2% 15 ms, 9 37.1% 38 ms;
  *   - topic / guest pages (7 KB): br 8 28.3% 1.1 ms, br 10 26.1% 7 ms, br 11 25.5% 14 ms; gzip 6 = 9.
+ * Measured again at N = 1,000 (2026-11-23, CPU per MB, share of the input), brotli 4 is no smaller than gzip 5 on
+ * the bulk families: transcripts br 4 29.9-41.1% 22-30 ms/MB, gzip 5 30.0-40.6% 18-31 ms/MB; passages br 4 50.1%
+ * 46 ms/MB, gzip 5 49.5% 28 ms/MB; shards br 4 23.5%, gzip 5 24.9%. Episode pages (~100 KB, most of it the
+ * transcript): br 6 36.3% 56 ms/MB, br 5 36.5% 45 ms/MB; gzip 6 37.8% 34 ms/MB, gzip 4 38.9% 19 ms/MB.
  * So:
- *   - the machine-read families that grow with the show (search shards and passages, transcripts, and the
- *     contract's /search-index.json: at N = 1,000 ~550 MB, fetched by the search engine, offline and podcast
- *     apps): brotli 4 / gzip 5,
- *     1-5% more bytes than brotli 5 / gzip 6 for a third less time; anything else over 2 MB: brotli 5 / gzip 6;
- *   - the per-episode, per-topic and per-guest pages (also thousands): brotli 8 / gzip 9 up to 32 KB, brotli 6 /
- *     gzip 6 above;
+ *   - the machine-read families that grow with the show (search shards, passages and their analyses, transcripts, and the
+ *     contract's /search-index.json: at N = 1,000 ~520 MB, fetched by the search engine, offline and podcast
+ *     apps): gzip 5 only. A client that accepts br takes the .gz (functions/static.ts negotiates among the
+ *     variants present); a .br beside it cost ~40% of the build's compression for bytes within 6% of the gzip,
+ *     and never smaller on transcripts and passages. Anything else over 2 MB: brotli 5 / gzip 6;
+ *   - the per-episode, per-topic and per-guest pages (also thousands): brotli 8 / gzip 9 up to 32 KB, brotli 5 /
+ *     gzip 4 above (episode pages: 0.2% / 3% more bytes than brotli 6 / gzip 6 for 30% less time; browsers
+ *     take the .br);
  *   - the few site-wide documents (home, scripts, styles, docs, feeds): the maximum up to 32 KB (a few ms each),
  *     brotli 8 / gzip 9 up to 2 MB.
  */
 export function levelsFor(urlPath: string, bytes: number): Levels {
-  if (BULK.test(urlPath)) return { br: 4, gz: 5 };
+  if (BULK.test(urlPath)) return { gz: 5 };
   if (bytes > 2 * 1024 * 1024) return { br: 5, gz: 6 };
-  if (PER_ITEM.test(urlPath)) return bytes <= 32 * 1024 ? { br: 8, gz: 9 } : { br: 6, gz: 6 };
+  if (PER_ITEM.test(urlPath)) return bytes <= 32 * 1024 ? { br: 8, gz: 9 } : { br: 5, gz: 4 };
   if (bytes <= 32 * 1024) return { br: 11, gz: 9 };
   return { br: 8, gz: 9 };
 }
 
-const BULK = /^\/(search\/(shards|passages)\/|transcripts\/|search-index\.json$)/;
+const BULK = /^\/(search\/(shards|passages|passage-terms)\/|transcripts\/|search-index\.json$)/;
 const PER_ITEM = /^\/(episodes|chapters)\//;
 
 /** Worker threads running precompress jobs (in this thread when size is 0), one job at a time each. */
