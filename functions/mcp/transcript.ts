@@ -56,6 +56,35 @@ export function loadCues(data: DataStore, episode: Pick<ServiceEpisode, 'srtFile
   return pending;
 }
 
+/** Cues kept around moments, per build: ~1 KB each, so about two thousand moments (ten results of 200 queries). */
+export const MOMENT_CACHE_BYTES = 2 * 1024 * 1024;
+const momentCaches = new WeakMap<DataStore, Lru<string, Promise<{ cues: Cue[]; at: number }>>>();
+
+/**
+ * The cues from `before` cues before the one being spoken at `start` to `after` cues after it, and which of them
+ * that one is. Kept by moment, apart from the whole transcripts: search_episodes shows a few lines around each
+ * result, and a repeated query then costs no transcript read.
+ */
+export function cuesAround(data: DataStore, episode: Pick<ServiceEpisode, 'srtFile'>, start: number, before: number, after: number): Promise<{ cues: Cue[]; at: number }> {
+  let cache = momentCaches.get(data);
+  if (!cache) momentCaches.set(data, (cache = new Lru(MOMENT_CACHE_BYTES)));
+  const key = `${transcriptPath(episode)}\u0000${start}\u0000${before}\u0000${after}`;
+  let pending = cache.get(key);
+  if (!pending) {
+    const loading = loadCues(data, episode).then((cues) => {
+      let at = cues.findIndex((c) => c.end > start);
+      if (at < 0) at = cues.length - 1;
+      const from = Math.max(0, at - before);
+      return { cues: cues.slice(from, at + after + 1), at: at - from };
+    });
+    const lru = cache;
+    loading.then((moment) => lru.weigh(key, loading, 2 * key.length + cueBytes(moment.cues)), () => lru.delete(key));
+    cache.set(key, loading, 1024);
+    pending = loading;
+  }
+  return pending;
+}
+
 /** A window bound as seconds: a number of seconds, or "MM:SS" / "HH:MM:SS". */
 export function toSeconds(value: number | string | undefined): number | undefined {
   if (value === undefined) return undefined;
