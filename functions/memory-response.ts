@@ -14,18 +14,22 @@ export type HeaderPairs = [string, string][];
 
 export class MemoryResponse extends Response {
   readonly #bytes: Uint8Array | null;
-  readonly #blob: Blob | null;
+  /** The body's Blob, or how to get it: made only if someone asks for the body stream. */
+  #blob: Blob | (() => Blob) | null;
   #pairs: HeaderPairs;
   #names: Set<string>;
   #headers: Headers | undefined;
   #body: ReadableStream<Uint8Array<ArrayBuffer>> | null | undefined;
   #used = false;
 
-  /** bytes and blob hold the same content (blob: for a lazily built body stream); null for no body. */
-  constructor(bytes: Uint8Array | null, blob: Blob | null, init: { status: number; headers: HeaderPairs }) {
+  /**
+   * bytes and blob hold the same content (blob, or a function giving it, for a body stream if one is asked for;
+   * without one a Blob of the bytes is made then); null for no body.
+   */
+  constructor(bytes: Uint8Array | null, blob: Blob | (() => Blob) | null, init: { status: number; headers: HeaderPairs }) {
     super(null, { status: init.status });
     this.#bytes = bytes;
-    this.#blob = bytes ? (blob ?? new Blob([bytes as Uint8Array<ArrayBuffer>])) : null;
+    this.#blob = bytes ? (blob ?? (() => new Blob([bytes as Uint8Array<ArrayBuffer>]))) : null;
     this.#pairs = init.headers;
     this.#names = new Set(init.headers.map(([name]) => name.toLowerCase()));
   }
@@ -36,8 +40,13 @@ export class MemoryResponse extends Response {
   }
 
   override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    if (this.#body === undefined) this.#body = this.#used || !this.#blob ? null : this.#blob.stream();
+    if (this.#body === undefined) this.#body = this.#used || !this.#blob ? null : this.#blobOf().stream();
     return this.#body;
+  }
+
+  #blobOf(): Blob {
+    if (typeof this.#blob === 'function') this.#blob = this.#blob();
+    return this.#blob!;
   }
 
   override get bodyUsed(): boolean {

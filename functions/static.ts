@@ -19,7 +19,10 @@ export type Encoding = 'br' | 'gzip';
 
 export interface StaticVariant {
   bytes: Uint8Array;
-  /** The same bytes as a Blob, made once: the body stream, if anyone asks for one, is made from it. */
+  /**
+   * The same bytes as a Blob, made once: the body stream, if anyone asks for one, is made from it. A host may make
+   * it on first use (hosts/node/static-store.ts): a Blob is a second copy of the bytes.
+   */
   blob: Blob;
   etag: string;
   encoding?: Encoding;
@@ -169,7 +172,7 @@ function serve(request: Request, asset: StaticAsset, status: 200 | 404): Respons
   if (variant.encoding) out.push(['Content-Encoding', variant.encoding]);
   if (asset.csp) out.push(['Content-Security-Policy', asset.csp]);
   const head = request.method === 'HEAD';
-  return new MemoryResponse(head ? null : variant.bytes, head ? null : variant.blob, { status, headers: out });
+  return new MemoryResponse(head ? null : variant.bytes, head ? null : () => variant.blob, { status, headers: out });
 }
 
 function baseHeaders(asset: StaticAsset, variant: StaticVariant, compressible: boolean): HeaderPairs {

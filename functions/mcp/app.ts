@@ -16,7 +16,7 @@ import {
   playerHtml,
   type PlayerItem,
 } from '../../contract/mcp/app.ts';
-import { loadCues } from './transcript.ts';
+import { cuesAround } from './transcript.ts';
 
 /** Lines shown before and after the moment. */
 const LINES_BEFORE = 2;
@@ -77,14 +77,12 @@ export function sha256(text: string): Promise<string> {
 export async function playerItem(episode: ServiceEpisode, start: number, ctx: RequestContext): Promise<PlayerItem> {
   let lines: PlayerItem['lines'] = [];
   if (episode.transcript && episode.srtFile && episode.hasSrt !== false) {
-    const cues = await loadCues(ctx.data, episode);
-    let at = cues.findIndex((c) => c.end > start);
-    if (at < 0) at = cues.length - 1;
-    lines = cues.slice(Math.max(0, at - LINES_BEFORE), at + LINES_AFTER + 1).map((c) => ({
+    const { cues, at } = await cuesAround(ctx.data, episode, start, LINES_BEFORE, LINES_AFTER);
+    lines = cues.map((c, i) => ({
       start: c.start,
       timestamp: formatTimestamp(c.start),
       text: c.text,
-      ...(cues.indexOf(c) === at ? { current: true } : {}),
+      ...(i === at ? { current: true } : {}),
     }));
   }
   const url = new URL(episode.url);

@@ -23,9 +23,11 @@ ${SERVICE_ENV_HELP}`;
 /**
  * A server keeps more of the search index loaded than a 128 MB function isolate: at N = 1,000 (bench/) the shards
  * and passage chunks of the 200 searches take ~29 MB as the engine keeps them, of the 200 questions ~50 MB, and a
- * query computed anew costs a few ms once they are held, tens of ms while they are loaded again and again.
+ * query computed anew costs a few ms once they are held, tens of ms while they are loaded again and again. The
+ * budget is most of what a server's memory grows by under load (with the answers' quarter on top: 60 MB at 48), so
+ * it is set for issue 13's 300 MB RSS after a minute of mixed load: 64 held the searches' index but left too little.
  */
-const NODE_DEFAULTS = { searchCacheMb: 64 };
+const NODE_DEFAULTS = { searchCacheMb: 48 };
 
 export function readConfig(vars: Record<string, string | undefined> = process.env): ServerConfig {
   const port = Number(vars.PORT ?? 4321);

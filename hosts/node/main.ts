@@ -3,8 +3,8 @@
  * Builds first when there is no build output. `npm start -- --help` lists the settings.
  *
  * The host's own work is small and done once: read the build output into memory (static-store.ts), connect the
- * rate-limit store, load Astro's handler if the build has pages rendered at run time, compose the pipeline
- * (functions/app.ts). Per request it only converts between node:http and Request/Response (node-http.ts).
+ * rate-limit store, set up Astro's handler (imported on first use) if the build has pages rendered at run time,
+ * compose the pipeline (functions/app.ts). Per request it only converts between node:http and Request/Response (node-http.ts).
  *
  * SIGHUP takes up a new build without a restart: the build output is read into memory again and swapped in for
  * the requests that arrive after it; requests in flight finish on the build they started with.
@@ -93,9 +93,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (!store.get(required)) throw new Error(`${clientDir} has no ${required}: not a complete build`);
     }
     const data = dataStoreOver(store);
-    const fallback = await loadAstroFallback(resolve(config.distDir), generation).catch((err: Error) => {
+    const fallback = loadAstroFallback(resolve(config.distDir), generation, (err) => {
       log.warn('Astro server handler could not be loaded; pages not prerendered will answer 404', { error: err.message });
-      return undefined;
     });
     const serveStatic = createStaticResponder(store);
     const app = createApp({

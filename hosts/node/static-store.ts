@@ -163,7 +163,20 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
   };
 }
 
+/**
+ * A file's bytes as served. Its Blob (a copy of the bytes) is made only if a body stream is asked for: node:http
+ * writes the bytes themselves (node-http.ts), and the engine's reads parse them (stores.ts), so made at once it
+ * only doubled the memory each file held and the allocator's churn for every file read.
+ */
 function variant(bytes: Buffer, etag: string, encoding?: 'br' | 'gzip'): StaticVariant {
   const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { bytes: view, blob: new Blob([view as Uint8Array<ArrayBuffer>]), etag, ...(encoding ? { encoding } : {}) };
+  let blob: Blob | undefined;
+  return {
+    bytes: view,
+    get blob() {
+      return (blob ??= new Blob([view as Uint8Array<ArrayBuffer>]));
+    },
+    etag,
+    ...(encoding ? { encoding } : {}),
+  };
 }

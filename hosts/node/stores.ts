@@ -3,6 +3,7 @@
  * sets up the same way: the shared state stores, and the DataStore over the build's files.
  */
 import { DataStore } from '../../functions/data.ts';
+import { MemoryResponse } from '../../functions/memory-response.ts';
 import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
 import type { RateLimitStore } from '../../functions/ratelimit/store.ts';
 import { MemorySingleUseStore } from '../../functions/single-use/memory.ts';
@@ -26,6 +27,9 @@ export function dataStoreOver(files: StaticFiles): DataStore {
   return new DataStore(async (path) => {
     // The engine keeps what it parses (bounded); holding the raw bytes too would count them twice.
     const file = await (files.peek ?? files.get).call(files, path);
-    return file ? new Response(file.identity.blob, { headers: { 'Content-Type': file.type } }) : new Response(null, { status: 404 });
+    // Over the bytes themselves: a Response made from the file's Blob copied them twice more before parsing.
+    return file
+      ? new MemoryResponse(file.identity.bytes, null, { status: 200, headers: [['Content-Type', file.type]] })
+      : new Response(null, { status: 404 });
   });
 }
