@@ -25,6 +25,11 @@ const CACHE_LIMIT = 50_000;
  * words) a smaller bound was cleared over and over. ~80 bytes an entry.
  */
 const CHUNK_CACHE_LIMIT = 200_000;
+/**
+ * words() entries (an object each, ~150 bytes): raw chunks of the passages shown as results, where the common ones
+ * recur; bounded lower than the chunk → term cache to keep the server small (issue 13: RSS).
+ */
+const CUT_CACHE_LIMIT = 50_000;
 
 export class Analyzer {
   readonly language: string;
@@ -121,7 +126,7 @@ export class Analyzer {
       if (cut === undefined) {
         const where = this.#wordIn(m[0]);
         cut = where && { at: where[0], length: where[1], term: this.term(m[0].slice(where[0], where[0] + where[1])) };
-        if (this.#cutCache.size >= CHUNK_CACHE_LIMIT) this.#cutCache.clear();
+        if (this.#cutCache.size >= CUT_CACHE_LIMIT) this.#cutCache.clear();
         this.#cutCache.set(m[0], cut);
       }
       if (!cut) continue;
