@@ -78,7 +78,9 @@ export function encodePassageTerms(episode: number, from: number, analyses: Pass
     for (let k = 0; k < width; k++, n = Math.floor(n / TERM_DIGITS.length)) out = TERM_DIGITS[n % TERM_DIGITS.length] + out;
     return out;
   };
-  return { version: 1, episode, from, terms: terms.slice(1).join(' '), width, words: words.map((w) => w.map(digits).join('')), questions };
+  // Each index's digits made once (a chunk has at most a few thousand terms; the build writes millions of words).
+  const written = terms.map((_, i) => digits(i));
+  return { version: 1, episode, from, terms: terms.slice(1).join(' '), width, words: words.map((w) => w.map((i) => written[i]).join('')), questions };
 }
 
 /** Reads a chunk's published analyses, passage by passage (the term list is split once, on first use). */

@@ -11,21 +11,28 @@ import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
 import { cachedByContent } from '../../content/parse-cache.ts';
+import { Analyzer } from '../../../contract/search/analyzer.ts';
 
 /** Bump when the analysis changes in a way its source text below does not show (e.g. another pipeline). */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 export interface AnalysedPassages {
   /** Every distinct term. */
   terms: string[];
   /** Per passage (in the order given), the index into `terms` of each word's term, in order, repeats kept. */
   passages: Int32Array[];
+  /**
+   * The same with stop words in place, as -1 (a word of punctuation alone is no word): what /ask reads of a
+   * passage (contract/search/passage-terms.ts), where distances between words are counted as spoken.
+   */
+  words: Int32Array[];
 }
 
 /** One group's analysis as cached: its own terms, and its passages as indexes into them. */
 interface GroupAnalysis {
   terms: string[];
   passages: number[][];
+  words: number[][];
 }
 
 /** On globalThis: the prerender bundle and the integrations each have their own copy of this module. */
@@ -61,12 +68,16 @@ async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: str
   const termIds = new Map<string, number>();
   const terms: string[] = [];
   const out: Int32Array[] = [];
+  const words: Int32Array[] = [];
   const tokenCache = new Map<string, string[]>();
+  // A token the pipeline drops is a stop word if the trimmer leaves something of it (Analyzer#wordIn's rule).
+  const analyzer = new Analyzer(lang);
+  const isWord = (token: string) => analyzer.normalize(token) !== '';
   for (let start = 0; start < passages.length; ) {
     let end = start + 1;
     while (end < passages.length && passages[end]!.episode === passages[start]!.episode) end++;
     const group = texts.slice(start, end);
-    const analysed = cachedByContent(identity, group.join('\u0001'), () => analyseGroup(group, pipeline, tokenCache));
+    const analysed = cachedByContent(identity, group.join('\u0001'), () => analyseGroup(group, pipeline, tokenCache, isWord));
     const global = analysed.terms.map((t) => {
       let id = termIds.get(t);
       if (id === undefined) {
@@ -76,34 +87,44 @@ async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: str
       return id;
     });
     for (const local of analysed.passages) out.push(Int32Array.from(local, (i) => global[i]!));
+    for (const local of analysed.words) words.push(Int32Array.from(local, (i) => (i < 0 ? -1 : global[i]!)));
     start = end;
   }
-  return { terms, passages: out };
+  return { terms, passages: out, words };
 }
 
-/** Lunr's tokenizer and the index pipeline, run once per distinct token. */
-function analyseGroup(texts: string[], pipeline: lunr.Pipeline, tokenCache: Map<string, string[]>): GroupAnalysis {
+/** Lunr's tokenizer and the index pipeline, run once per distinct token ([''] for a stop word). */
+function analyseGroup(texts: string[], pipeline: lunr.Pipeline, tokenCache: Map<string, string[]>, isWord: (token: string) => boolean): GroupAnalysis {
   const ids = new Map<string, number>();
   const terms: string[] = [];
+  const words: number[][] = [];
   const passages = texts.map((text) => {
     const out: number[] = [];
+    const all: number[] = [];
     for (const token of text.toLowerCase().split(/[\s-]+/)) {
       if (!token) continue;
       let analysed = tokenCache.get(token);
       if (!analysed) {
         analysed = pipeline.runString(token).filter((t) => t);
+        if (!analysed.length && isWord(token)) analysed = [''];
         tokenCache.set(token, analysed);
       }
       for (const t of analysed) {
+        if (t === '') {
+          all.push(-1);
+          continue;
+        }
         let id = ids.get(t);
         if (id === undefined) {
           ids.set(t, (id = terms.length));
           terms.push(t);
         }
         out.push(id);
+        all.push(id);
       }
     }
+    words.push(all);
     return out;
   });
-  return { terms, passages };
+  return { terms, passages, words };
 }

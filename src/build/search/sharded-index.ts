@@ -23,11 +23,10 @@
 import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import {
-  decodePassages, encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, type PassageChunk, type PassageTerms, type SearchLayout,
+  encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, type PassageChunk, type PassageTerms, type SearchLayout,
 } from '../../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
-import { analysePassage } from '../../../contract/search/passage-terms.ts';
-import { cachedByContent } from '../../content/parse-cache.ts';
+import { questionTerms } from '../../../contract/search/passage-terms.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
 import { analysePassages } from './analysis.ts';
@@ -47,8 +46,6 @@ export const SHARD_BYTES = 64 * 1024;
 export const SHARD_PATH = '/search/shards/{n}.json';
 export const PASSAGES_PATH = '/search/passages/{id}/{chunk}.json';
 export const PASSAGE_TERMS_PATH = '/search/passage-terms/{id}/{chunk}.json';
-/** Bump when what analysePassage computes changes in a way its code below does not show. */
-const PASSAGE_TERMS_VERSION = 1;
 
 const K1 = 1.2;
 const B = 0.75;
@@ -304,17 +301,27 @@ export async function buildShardedIndex(
   const published = new Map<number, PassageChunk[]>();
   for (const [episode, list] of byEpisode) published.set(episode, encodePassages(episode, list, perChunk));
   const withPassages = [...published.keys()].sort((a, b) => a - b);
-  // /ask's reading of each passage, once here rather than on every question (kept by content across builds: at
-  // N = 1,000 it is ~9 million words).
+  // /ask's reading of each passage, published so that no question analyses text: the index's own analysis (cached
+  // by content) with stop words in place, and the terms of the questions asked (only where there is a "?").
   const analyzer = new Analyzer(lang);
-  const identity = ['passage-terms', PASSAGE_TERMS_VERSION, lunr.version, lang.key, JSON.stringify(builder.pipeline.toJSON()), Analyzer.toString(), analysePassage.toString()].join('\0');
+  const wordsOf = new Map(passages.map((p, i) => [p, analysed.words[i]!]));
   const askTerms = new Map<number, PassageTerms[]>();
-  for (const [episode, chunks] of published) {
-    const texts = decodePassages(chunks).map((p) => p.cues.map(([, text]) => text).join(' '));
+  for (const [episode, list] of byEpisode) {
+    const chunks = published.get(episode)!;
     askTerms.set(
       episode,
-      cachedByContent(identity, `${episode}\0${perChunk}\0${texts.join('\u0001')}`, () =>
-        chunks.map((chunk, c) => encodePassageTerms(episode, chunk.from, texts.slice(c * perChunk, (c + 1) * perChunk).map((t) => analysePassage(t, analyzer)))),
+      chunks.map((chunk, c) =>
+        encodePassageTerms(
+          episode,
+          chunk.from,
+          list.slice(c * perChunk, (c + 1) * perChunk).map((p) => {
+            const text = p.cues.map(([, t]) => t).join(' ');
+            return {
+              terms: Array.from(wordsOf.get(p)!, (id) => (id < 0 ? '' : analysed.terms[id]!)),
+              questions: text.includes('?') ? questionTerms(text, analyzer) : [],
+            };
+          }),
+        ),
       ),
     );
   }
