@@ -73,10 +73,12 @@ const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.leng
 export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024 };
 /** Answers to repeated queries get a quarter of the budget on top, weighed by their size (~5–15 KB each). */
 const ANSWER_SHARE = 0.25;
-/** Of the byte budget, the share for shards; passage chunks and their analyses for /ask share the rest. */
+/**
+ * Of the byte budget, the share for shards; passage chunks and their analyses for /ask share the rest, in one
+ * cache, so traffic that only searches keeps all of it for chunks (a share of their own for the analyses took
+ * more than a third of search's chunk cache).
+ */
 const SHARD_SHARE = 0.6;
-/** Of the byte budget, the share for the passages' analyses /ask reads (layout.passages.terms). */
-const TERMS_SHARE = 0.15;
 
 /** Sets the index cache budget (megabytes) for engines created after the call: once per process, at start. */
 export function configureSearchCaches(megabytes: number): void {
@@ -235,8 +237,8 @@ export class SearchEngine {
   readonly #episodes: Map<number, ServiceEpisode>;
   readonly #read: DocumentReader;
   readonly #shards = new Lru<number, Promise<LoadedShard>>(CACHE_LIMITS.bytes * SHARD_SHARE);
-  readonly #chunks = new Lru<string, Promise<LoadedChunk>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE - TERMS_SHARE));
-  readonly #termChunks = new Lru<string, Promise<PassageTermsReader | undefined>>(CACHE_LIMITS.bytes * TERMS_SHARE);
+  /** Passage chunks (key "<id>/<c>") and their analyses (key "t<id>/<c>"). */
+  readonly #chunks = new Lru<string, Promise<LoadedChunk | PassageTermsReader | undefined>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE));
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
 
@@ -368,8 +370,8 @@ export class SearchEngine {
   #termChunk(id: number, c: number): Promise<PassageTermsReader | undefined> {
     const path = this.layout.passages.terms;
     if (!path) return Promise.resolve(undefined);
-    const key = `${id}/${c}`;
-    let pending = this.#termChunks.get(key);
+    const key = `t${id}/${c}`;
+    let pending = this.#chunks.get(key) as Promise<PassageTermsReader | undefined> | undefined;
     if (!pending) {
       pending = this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => {
         const body = (await res.json()) as PassageTerms;
@@ -378,8 +380,8 @@ export class SearchEngine {
         return valid ? new PassageTermsReader(body) : undefined;
       }).catch(() => undefined);
       const loading = pending;
-      loading.then((reader) => this.#termChunks.weigh(key, loading, 256 + (reader?.bytes ?? 0)));
-      this.#termChunks.set(key, pending, 16 * 1024);
+      loading.then((reader) => this.#chunks.weigh(key, loading, 256 + (reader?.bytes ?? 0)));
+      this.#chunks.set(key, pending, 16 * 1024);
     }
     return pending;
   }
@@ -657,7 +659,7 @@ export class SearchEngine {
   /** Chunk c of an episode's passages (passages c × perChunk on). */
   #chunk(id: number, c: number): Promise<LoadedChunk> {
     const key = `${id}/${c}`;
-    let pending = this.#chunks.get(key);
+    let pending = this.#chunks.get(key) as Promise<LoadedChunk> | undefined;
     if (!pending) {
       const path = this.layout.passages.path.replace('{id}', String(id)).replace('{chunk}', String(c));
       pending = this.#read(path, async (res) => {
