@@ -6,7 +6,7 @@
  * queries read hundreds of them (bench/, N = 1,000: ~60 MB of the heap, growing with the show).
  */
 import type { DataStore } from '../data.ts';
-import { Lru } from '../search/engine.ts';
+import { loadOnce, Lru } from '../search/engine.ts';
 import type { ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import { transcriptJsonFile, type TranscriptJson } from '../../contract/schemas/transcript.ts';
 import { formatTimestamp, parseDuration } from '../../contract/duration.ts';
@@ -37,23 +37,17 @@ export function loadCues(data: DataStore, episode: Pick<ServiceEpisode, 'srtFile
   let cache = cueCaches.get(data);
   if (!cache) cueCaches.set(data, (cache = new Lru(CUE_CACHE_BYTES)));
   const path = transcriptPath(episode);
-  let pending = cache.get(path);
-  if (!pending) {
-    const loading = data.read(path, async (res) => {
+  const load = () =>
+    data.read(path, async (res) => {
       const { segments } = (await res.json()) as TranscriptJson;
       let previous: string | undefined;
-      return segments.map((s) => {
+      return segments.map((s): Cue => {
         const text = s.speaker && s.speaker !== previous ? `${s.speaker}: ${s.body}` : s.body;
         previous = s.speaker;
         return { start: s.startTime, end: s.endTime, text };
       });
     });
-    const lru = cache;
-    loading.then((cues) => lru.weigh(path, loading, cueBytes(cues)), () => lru.delete(path));
-    cache.set(path, loading, 256 * 1024);
-    pending = loading;
-  }
-  return pending;
+  return loadOnce(cache, path, 256 * 1024, load, cueBytes);
 }
 
 /** Cues kept around moments, per build: ~1 KB each, so about two thousand moments (ten results of 200 queries). */
@@ -69,20 +63,14 @@ export function cuesAround(data: DataStore, episode: Pick<ServiceEpisode, 'srtFi
   let cache = momentCaches.get(data);
   if (!cache) momentCaches.set(data, (cache = new Lru(MOMENT_CACHE_BYTES)));
   const key = `${transcriptPath(episode)}\u0000${start}\u0000${before}\u0000${after}`;
-  let pending = cache.get(key);
-  if (!pending) {
-    const loading = loadCues(data, episode).then((cues) => {
+  const load = () =>
+    loadCues(data, episode).then((cues) => {
       let at = cues.findIndex((c) => c.end > start);
       if (at < 0) at = cues.length - 1;
       const from = Math.max(0, at - before);
       return { cues: cues.slice(from, at + after + 1), at: at - from };
     });
-    const lru = cache;
-    loading.then((moment) => lru.weigh(key, loading, 2 * key.length + cueBytes(moment.cues)), () => lru.delete(key));
-    cache.set(key, loading, 1024);
-    pending = loading;
-  }
-  return pending;
+  return loadOnce(cache, key, 1024, load, (moment) => 2 * key.length + cueBytes(moment.cues));
 }
 
 /** A window bound as seconds: a number of seconds, or "MM:SS" / "HH:MM:SS". */

@@ -191,6 +191,19 @@ export class Lru<K, V> {
   }
 }
 
+/**
+ * What a cache of loaded documents holds under key, or load()'s promise, kept under it: weighed `guess` while it
+ * loads, then weight(value); dropped if it fails, so the next call loads again.
+ */
+export function loadOnce<K, T>(cache: Lru<K, Promise<unknown>>, key: K, guess: number, load: () => Promise<T>, weight: (value: T) => number): Promise<T> {
+  const held = cache.get(key) as Promise<T> | undefined;
+  if (held) return held;
+  const loading = load();
+  loading.then((value) => cache.weigh(key, loading, weight(value)), () => cache.delete(key));
+  cache.set(key, loading, guess);
+  return loading;
+}
+
 /** A transcript posting as published: episode id → the episode's best passages for the term, [passage, score, ...]. */
 type ShardPosting = { text?: Record<string, { p?: number[] }> };
 
@@ -238,7 +251,7 @@ export class SearchEngine {
   readonly #read: DocumentReader;
   readonly #shards = new Lru<number, Promise<LoadedShard>>(CACHE_LIMITS.bytes * SHARD_SHARE);
   /** Passage chunks (key "<id>/<c>") and their analyses (key "t<id>/<c>"). */
-  readonly #chunks = new Lru<string, Promise<LoadedChunk | PassageTermsReader | undefined>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE));
+  readonly #chunks = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE));
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
 
@@ -370,20 +383,14 @@ export class SearchEngine {
   #termChunk(id: number, c: number): Promise<PassageTermsReader | undefined> {
     const path = this.layout.passages.terms;
     if (!path) return Promise.resolve(undefined);
-    const key = `t${id}/${c}`;
-    let pending = this.#chunks.get(key) as Promise<PassageTermsReader | undefined> | undefined;
-    if (!pending) {
-      pending = this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => {
+    const load = () =>
+      this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => {
         const body = (await res.json()) as PassageTerms;
         const valid = body?.version === 1 && Number.isInteger(body.from) && typeof body.terms === 'string' && Number.isInteger(body.width) &&
           body.width >= 1 && Array.isArray(body.words) && Array.isArray(body.questions);
         return valid ? new PassageTermsReader(body) : undefined;
       }).catch(() => undefined);
-      const loading = pending;
-      loading.then((reader) => this.#chunks.weigh(key, loading, 256 + (reader?.bytes ?? 0)));
-      this.#chunks.set(key, pending, 16 * 1024);
-    }
-    return pending;
+    return loadOnce(this.#chunks, `t${id}/${c}`, 16 * 1024, load, (reader) => 256 + (reader?.bytes ?? 0));
   }
 
   /**
@@ -646,23 +653,19 @@ export class SearchEngine {
   }
 
   #shard(n: number): Promise<LoadedShard> {
-    let pending = this.#shards.get(n);
-    if (!pending) {
-      pending = this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => compactShard(n, await res.json()));
-      const loading = pending;
-      loading.then((shard) => this.#shards.weigh(n, loading, shard.bytes), () => this.#shards.delete(n));
-      this.#shards.set(n, pending, 64 * 1024);
-    }
-    return pending;
+    return loadOnce(
+      this.#shards,
+      n,
+      64 * 1024,
+      () => this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => compactShard(n, await res.json())),
+      (shard) => shard.bytes,
+    );
   }
 
   /** Chunk c of an episode's passages (passages c × perChunk on). */
   #chunk(id: number, c: number): Promise<LoadedChunk> {
-    const key = `${id}/${c}`;
-    let pending = this.#chunks.get(key) as Promise<LoadedChunk> | undefined;
-    if (!pending) {
-      const path = this.layout.passages.path.replace('{id}', String(id)).replace('{chunk}', String(c));
-      pending = this.#read(path, async (res) => {
+    const load = () =>
+      this.#read(this.layout.passages.path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res): Promise<LoadedChunk> => {
         const body = (await res.json()) as PassageChunk;
         if (body?.version !== 3 || typeof body.text !== 'string' || !Array.isArray(body.first) || !Number.isInteger(body.from)) {
           throw new Error(`passages of episode ${id}, chunk ${c}: not a version 3 file; rebuild the site`);
@@ -671,14 +674,8 @@ export class SearchEngine {
         for (let at = body.text.indexOf('\n'); at >= 0; at = body.text.indexOf('\n', at + 1)) offsets.push(at + 1);
         return { ...body, offsets };
       });
-      const loading = pending;
-      loading.then(
-        (chunk) => this.#chunks.weigh(key, loading, 256 + chunk.text.length + 8 * (chunk.starts.length + chunk.offsets.length + 2 * chunk.first.length)),
-        () => this.#chunks.delete(key),
-      );
-      this.#chunks.set(key, pending, 16 * 1024);
-    }
-    return pending;
+    const weight = (chunk: LoadedChunk) => 256 + chunk.text.length + 8 * (chunk.starts.length + chunk.offsets.length + 2 * chunk.first.length);
+    return loadOnce(this.#chunks, `${id}/${c}`, 16 * 1024, load, weight);
   }
 
   /** The chunk holding an episode's passage, if the episode has that passage. */

@@ -12,7 +12,7 @@
  */
 import type { DataStore } from '../data.ts';
 import type { SearchResult } from '../../contract/schemas/search.ts';
-import { getEngine, type SearchEngine } from './engine.ts';
+import { getEngine, loadOnce, type SearchEngine } from './engine.ts';
 
 export interface SearchPage {
   total: number;
@@ -39,17 +39,10 @@ function answerBytes(key: string, page: SearchPage): number {
 }
 
 function cached(engine: SearchEngine, key: string, fresh: boolean, compute: () => Promise<SearchPage>): Promise<SearchPage> {
-  let page = fresh ? undefined : (engine.answers.get(key) as Promise<SearchPage> | undefined);
-  if (!page) {
-    const computing = compute();
-    page = computing;
-    // Weighed once known: an answer's size varies with its results (snippets, moments) and its key.
-    computing.then(
-      (p) => engine.answers.weigh(key, computing, answerBytes(key, p)),
-      () => engine.answers.delete(key),
-    );
-    engine.answers.set(key, computing, 4 * 1024);
-  }
+  // Computed anew: the new answer replaces the one held. Weighed once known: an answer's size varies with its
+  // results (snippets, moments) and its key.
+  if (fresh) engine.answers.delete(key);
+  const page = loadOnce(engine.answers, key, 4 * 1024, compute, (p) => answerBytes(key, p));
   // Callers get their own page and array; the results themselves are shared and must not be changed.
   return page.then((p) => ({ total: p.total, results: [...p.results] }));
 }
