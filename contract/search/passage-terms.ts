@@ -2,7 +2,7 @@
  * What /ask reads of a transcript passage besides its text: the index term of each word, in order ('' for a stop
  * word, so distances between words stay as spoken), and the terms of each question asked in it (the host's "So
  * how do they ...?" names a topic in plain words). The build computes it once per passage and publishes it beside
- * the passages (contract/schemas/search-passages.ts, PassageTermsChunk); the request path reads that instead of
+ * the passages (contract/schemas/search-passages.ts, PassageTermsSchema); the request path reads that instead of
  * analysing ~100 passages per question, which was a third of /ask's time at N = 1,000 (bench/). A build without
  * the files (or a reader that failed to load one) gets the same result from analysePassage on the fly.
  */

@@ -366,8 +366,14 @@ export class SearchEngine {
         const chunk = at(index);
         return chunk ? join(chunk, index).text : '';
       },
-      terms: (index: number) => analysisOf(index)?.terms(index - analysisOf(index)!.from) ?? this.#analysed(episode, at(index), index).terms,
-      questions: (index: number) => analysisOf(index)?.questions(index - analysisOf(index)!.from) ?? this.#analysed(episode, at(index), index).questions,
+      terms: (index: number) => {
+        const a = analysisOf(index);
+        return a ? a.terms(index - a.from) : this.#analysed(episode, at(index), index).terms;
+      },
+      questions: (index: number) => {
+        const a = analysisOf(index);
+        return a ? a.questions(index - a.from) : this.#analysed(episode, at(index), index).questions;
+      },
       start: (index: number) => {
         const chunk = at(index);
         return chunk ? chunk.starts[chunk.first[index - chunk.from]!]! : 0;

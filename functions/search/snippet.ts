@@ -56,21 +56,20 @@ export function makeSnippet(
   if (!ranges.length) return { text: '', offset: 0 };
 
   // Each sentence's matched words, in one pass (words and sentences are both in text order).
-  const stats = ranges.map(() => ({ distinct: 0, count: 0, terms: [] as string[] }));
+  const stats = ranges.map(() => ({ count: 0, terms: [] as string[] }));
   for (let i = 0, r = 0; i < words.length && r < ranges.length; i++) {
     const w = words[i]!;
     while (r < ranges.length && ranges[r]!.end < w.end) r++;
     if (r === ranges.length || !hits[i] || w.start < ranges[r]!.start) continue;
     const st = stats[r]!;
     st.count++;
-    const term = w.term!;
-    if (!st.terms.includes(term)) st.terms.push(term), st.distinct++;
+    if (!st.terms.includes(w.term!)) st.terms.push(w.term!);
   }
   let best = 0;
   for (let i = 1; i < ranges.length; i++) {
     const a = stats[i]!;
     const b = stats[best]!;
-    if (a.distinct > b.distinct || (a.distinct === b.distinct && a.count > b.count)) best = i;
+    if (a.terms.length > b.terms.length || (a.terms.length === b.terms.length && a.count > b.count)) best = i;
   }
 
   const range = { ...ranges[best]! };
