@@ -73,12 +73,6 @@ const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.leng
 export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024 };
 /** Answers to repeated queries get a quarter of the budget on top, weighed by their size (~5–15 KB each). */
 const ANSWER_SHARE = 0.25;
-/**
- * Of the byte budget, the share for shards; passage chunks and their analyses for /ask share the rest, in one
- * cache, so traffic that only searches keeps all of it for chunks (a share of their own for the analyses took
- * more than a third of search's chunk cache).
- */
-const SHARD_SHARE = 0.6;
 
 /** Sets the index cache budget (megabytes) for engines created after the call: once per process, at start. */
 export function configureSearchCaches(megabytes: number): void {
@@ -153,6 +147,10 @@ export class Lru<K, V> {
   /** The sum of the entries' weights. */
   get weight(): number {
     return this.#total;
+  }
+  /** The keys held, least recently used first. */
+  keys(): IterableIterator<K> {
+    return this.#map.keys();
   }
   get(key: K): V | undefined {
     const entry = this.#map.get(key);
@@ -249,9 +247,14 @@ export class SearchEngine {
   readonly #topVocabulary: Record<string, unknown>;
   readonly #episodes: Map<number, ServiceEpisode>;
   readonly #read: DocumentReader;
-  readonly #shards = new Lru<number, Promise<LoadedShard>>(CACHE_LIMITS.bytes * SHARD_SHARE);
-  /** Passage chunks (key "<id>/<c>") and their analyses (key "t<id>/<c>"). */
-  readonly #chunks = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE));
+  /**
+   * Everything loaded of the index, in one byte budget: shards (key "s<n>"), passage chunks ("<id>/<c>") and their
+   * analyses ("t<id>/<c>"). One budget rather than a share each: which of them a process needs depends on its
+   * traffic (search reads mostly shards, /ask and snippets mostly chunks), and a fixed split left one share idle
+   * while the other evicted (the bench's 200 searches at N = 1,000 need ~13 MB of shards and ~16 MB of chunks:
+   * with 60% of 32 MB for shards, the chunks churned and a search computed anew cost twice as much).
+   */
+  readonly #index = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes);
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
 
@@ -396,7 +399,7 @@ export class SearchEngine {
           body.width >= 1 && Array.isArray(body.words) && Array.isArray(body.questions);
         return valid ? new PassageTermsReader(body) : undefined;
       }).catch(() => undefined);
-    return loadOnce(this.#chunks, `t${id}/${c}`, 16 * 1024, load, (reader) => 256 + (reader?.bytes ?? 0));
+    return loadOnce(this.#index, `t${id}/${c}`, 16 * 1024, load, (reader) => 256 + (reader?.bytes ?? 0));
   }
 
   /**
@@ -429,7 +432,13 @@ export class SearchEngine {
 
   /** How many shards and passage chunks this process holds (for tests and the benchmark). */
   get loaded(): { shards: number; passageChunks: number; answers: number; bytes: number } {
-    return { shards: this.#shards.size, passageChunks: this.#chunks.size, answers: this.answers.size, bytes: this.#shards.weight + this.#chunks.weight };
+    let shards = 0;
+    let passageChunks = 0;
+    for (const key of this.#index.keys()) {
+      if (key.startsWith('s')) shards++;
+      else if (!key.startsWith('t')) passageChunks++;
+    }
+    return { shards, passageChunks, answers: this.answers.size, bytes: this.#index.weight };
   }
 
   /**
@@ -660,8 +669,8 @@ export class SearchEngine {
 
   #shard(n: number): Promise<LoadedShard> {
     return loadOnce(
-      this.#shards,
-      n,
+      this.#index,
+      `s${n}`,
       64 * 1024,
       () => this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => compactShard(n, await res.json())),
       (shard) => shard.bytes,
@@ -681,7 +690,7 @@ export class SearchEngine {
         return { ...body, offsets };
       });
     const weight = (chunk: LoadedChunk) => 256 + chunk.text.length + 8 * (chunk.starts.length + chunk.offsets.length + 2 * chunk.first.length);
-    return loadOnce(this.#chunks, `${id}/${c}`, 16 * 1024, load, weight);
+    return loadOnce(this.#index, `${id}/${c}`, 16 * 1024, load, weight);
   }
 
   /** The chunk holding an episode's passage, if the episode has that passage. */
