@@ -202,6 +202,28 @@ export function loadOnce<K, T>(cache: Lru<K, Promise<unknown>>, key: K, guess: n
   return loading;
 }
 
+/**
+ * The best `keep` of an episode's matched passages, [passage, score] pairs from a flat [passage, score, ...] list,
+ * best first (ties: the earlier passage): the same first `keep` as sorting the whole list, without sorting it.
+ */
+export function bestPassages(flat: readonly number[], keep: number): Array<[number, number]> {
+  const best: Array<[number, number]> = [];
+  if (keep < 1) return best;
+  const before = (s: number, p: number, than: [number, number]) => s > than[1] || (s === than[1] && p < than[0]);
+  for (let j = 0; j < flat.length; j += 2) {
+    const p = flat[j]!;
+    const s = flat[j + 1]!;
+    if (best.length >= keep) {
+      if (!before(s, p, best[best.length - 1]!)) continue;
+      best.pop();
+    }
+    let at = best.length;
+    while (at > 0 && before(s, p, best[at - 1]!)) at--;
+    best.splice(at, 0, [p, s]);
+  }
+  return best;
+}
+
 /** A transcript posting as published: episode id → the episode's best passages for the term, [passage, score, ...]. */
 type ShardPosting = { text?: Record<string, { p?: number[] }> };
 
@@ -582,11 +604,12 @@ export class SearchEngine {
       for (let i = 0; i < maxPassages && i < best.length; i++) score += weights.passageWeights[i]! * best[i]![1];
       return score * scale;
     };
-    // The episode's best passages for the whole query (ties: the earlier passage).
+    // The episode's best passages for the whole query (ties: the earlier passage). /api/search needs only the few
+    // its score sums (a common word matches every episode, and sorting each one's whole list was a tenth of such
+    // a search); /ask re-ranks and offers moments from the whole list.
+    const keep = options.rescore ? Infinity : maxPassages;
     const ranked = [...acc].map(([id, e]) => {
-      const best: Array<[number, number]> = [];
-      for (let j = 0; j < e.passages.length; j += 2) best.push([e.passages[j]!, e.passages[j + 1]!]);
-      best.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      const best = bestPassages(e.passages, keep);
       return { id, e, best, score: scoreOf(e, best), moments: undefined as number[] | undefined };
     });
     if (options.rescore) {
