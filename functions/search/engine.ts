@@ -122,6 +122,13 @@ const ASK_RESCORED_EPISODES = 10;
 const ASK_SCANNED_CHUNKS = 2;
 
 /** One Lunr term clause, run on the top index and on the shards its terms can be in. */
+/** The episodes a lookup matches in the top index (episode metadata), and the index terms it expanded to. */
+interface MetadataMatches {
+  matches: Array<{ id: number; score: number; terms: string[] }>;
+  terms: string[];
+  unit: number;
+}
+
 interface Lookup {
   key: string;
   boost: number;
@@ -271,7 +278,7 @@ export class SearchEngine {
   readonly #read: DocumentReader;
   /**
    * Everything loaded of the index, in one byte budget: shards (key "s<n>"), passage chunks ("<id>/<c>") and their
-   * analyses ("t<id>/<c>"). One budget rather than a share each: which of them a process needs depends on its
+   * analyses ("t<id>/<c>"), and the top index's matches for a word ("m…", #metadataMatches). One budget rather than a share each: which of them a process needs depends on its
    * traffic (search reads mostly shards, /ask and snippets mostly chunks), and a fixed split left one share idle
    * while the other evicted (the bench's 200 searches at N = 1,000 need ~13 MB of shards and ~16 MB of chunks:
    * with 60% of 32 MB for shards, the chunks churned and a search computed anew cost twice as much).
@@ -458,7 +465,7 @@ export class SearchEngine {
     let passageChunks = 0;
     for (const key of this.#index.keys()) {
       if (key.startsWith('s')) shards++;
-      else if (!key.startsWith('t')) passageChunks++;
+      else if (!key.startsWith('t') && !key.startsWith('m')) passageChunks++;
     }
     return { shards, passageChunks, answers: this.answers.size, bytes: this.#index.weight };
   }
@@ -498,6 +505,7 @@ export class SearchEngine {
       if (c.autoPrefix && (await this.#knows(c.term))) clauses[i] = { ...c, autoPrefix: false };
     }
     const lookups = clauses.map((c) => this.#lookups(c, options.fuzzy?.has(c.term) ?? false));
+    const metadataMatches = await Promise.all(lookups.map((ls) => Promise.all(ls.map((l) => this.#metadataMatches(l)))));
     const needed = new Set(lookups.flat().flatMap((l) => l.shards));
     const shards = new Map<number, LoadedShard>();
     await Promise.all([...needed].map(async (n) => shards.set(n, await this.#shard(n))));
@@ -530,29 +538,17 @@ export class SearchEngine {
       presence[ci] = having;
       const scored = c.presence !== 'excluded';
       for (const l of lookups[ci]!) {
-        const run = (index: lunr.Index) =>
-          index.query((q) => {
-            q.term(l.key, {
-              usePipeline: false,
-              ...(l.wildcard ? { wildcard: lunr.Query.wildcard.TRAILING } : {}),
-              ...(l.fuzzy ? { editDistance: 1 } : {}),
-            });
-          });
         const expanded = new Set<string>();
         // Episode metadata: Lunr's score is Σ fields (Σ terms score) / √(terms expanded), one unit per term.
-        const top = run(this.#top);
-        const topTerms = new Set<string>();
-        for (const r of top) for (const t of Object.keys(r.matchData.metadata)) topTerms.add(t);
-        const unit = Math.sqrt(topTerms.size);
-        for (const t of topTerms) expanded.add(t);
-        for (const r of top) {
-          const id = Number(r.ref);
-          if (!this.#episodes.has(id)) continue;
-          having.add(id);
+        const top = metadataMatches[ci]![lookups[ci]!.indexOf(l)]!;
+        for (const t of top.terms) expanded.add(t);
+        for (const r of top.matches) {
+          if (!this.#episodes.has(r.id)) continue;
+          having.add(r.id);
           if (!scored) continue;
-          const e = entry(id);
-          e.doc += l.boost * r.score * unit;
-          for (const t of Object.keys(r.matchData.metadata)) addTerm(e.docTerms, t);
+          const e = entry(r.id);
+          e.doc += l.boost * r.score * top.unit;
+          for (const t of r.terms) addTerm(e.docTerms, t);
         }
         // Transcript: each posting lists the episode's best passages for the term, with their scores.
         const add = (posting: Posting, t: string) => {
@@ -639,6 +635,33 @@ export class SearchEngine {
       });
     }
     return hits.sort((a, b) => b.score - a.score || a.id - b.id);
+  }
+
+  /**
+   * The episodes whose metadata (the top index) match a lookup, with Lunr's scores and the terms each matched.
+   * Kept in the index budget (key "m…"): the top index never changes in a process, and the words queried most
+   * are those in nearly every episode, whose Lunr query (a match object per episode) was a sixth of a search.
+   */
+  #metadataMatches(l: Lookup): Promise<MetadataMatches> {
+    const key = `m${l.wildcard ? '*' : l.fuzzy ? '~' : ' '}${l.key}`;
+    const compute = async (): Promise<MetadataMatches> => {
+      const found = this.#top.query((q) => {
+        q.term(l.key, {
+          usePipeline: false,
+          ...(l.wildcard ? { wildcard: lunr.Query.wildcard.TRAILING } : {}),
+          ...(l.fuzzy ? { editDistance: 1 } : {}),
+        });
+      });
+      const terms = new Set<string>();
+      const matches = found.map((r) => {
+        const matched = Object.keys(r.matchData.metadata);
+        for (const t of matched) terms.add(t);
+        return { id: Number(r.ref), score: r.score, terms: matched };
+      });
+      return { matches, terms: [...terms], unit: Math.sqrt(terms.size) };
+    };
+    const weight = (m: MetadataMatches) => 64 + key.length * 2 + m.terms.length * 32 + m.matches.reduce((sum, r) => sum + 48 + 40 * r.terms.length, 0);
+    return loadOnce(this.#index, key, 1024, compute, weight);
   }
 
   /** The Lunr term clauses for a query clause, as the single index of every passage was queried before. */
