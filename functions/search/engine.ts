@@ -73,6 +73,8 @@ const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.leng
 export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024 };
 /** Answers to repeated queries get a quarter of the budget on top, weighed by their size (~5–15 KB each). */
 const ANSWER_SHARE = 0.25;
+/** Of the index budget, the share the shards keep whatever the chunks need, and the chunks the rest (#shards). */
+const SHARD_SHARE = 0.5;
 
 /** Sets the index cache budget (megabytes) for engines created after the call: once per process, at start. */
 export function configureSearchCaches(megabytes: number): void {
@@ -138,15 +140,38 @@ interface Lookup {
 }
 
 /**
+ * A byte budget that several LRU maps share, each with a share of its own that the others cannot take from it:
+ * past the budget, the map that is over its share gives up its least recently used entries. So each may use what
+ * the others leave unused, without evicting what they need: a map that grows takes back its share from one that
+ * borrowed it before giving up its own entries.
+ */
+export class SharedBudget {
+  readonly members: Array<Lru<unknown, unknown>> = [];
+  readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+  get weight(): number {
+    let total = 0;
+    for (const m of this.members) total += m.weight;
+    return total;
+  }
+}
+
+/**
  * A small LRU map with a budget: each entry weighs 1 unless weighed (weigh(), e.g. bytes once a load resolved);
  * get refreshes, and past the limit the least recently used entries are evicted (never the last one left).
+ * In a SharedBudget, `limit` is the map's own share and the budget's limit is what all its maps hold together.
  */
 export class Lru<K, V> {
   readonly #map = new Map<K, { value: V; weight: number }>();
   #total = 0;
   readonly limit: number;
-  constructor(limit: number) {
+  readonly #budget: SharedBudget | undefined;
+  constructor(limit: number, budget?: SharedBudget) {
     this.limit = limit;
+    this.#budget = budget;
+    budget?.members.push(this as Lru<unknown, unknown>);
   }
   get size(): number {
     return this.#map.size;
@@ -191,8 +216,24 @@ export class Lru<K, V> {
     this.#map.clear();
     this.#total = 0;
   }
+  /** Evicts the least recently used entry, unless it is the last one left. */
+  #evictOne(): boolean {
+    if (this.#map.size <= 1) return false;
+    this.delete(this.#map.keys().next().value as K);
+    return true;
+  }
   #evict(): void {
-    while (this.#total > this.limit && this.#map.size > 1) this.delete(this.#map.keys().next().value as K);
+    const budget = this.#budget;
+    if (!budget) {
+      while (this.#total > this.limit && this.#evictOne());
+      return;
+    }
+    while (budget.weight > budget.limit) {
+      // Another map that borrowed beyond its share, else this one if it is over its own.
+      const other = budget.members.find((m) => m !== (this as unknown) && m.weight > m.limit);
+      const victim = other ?? (this.#total > this.limit ? this : undefined);
+      if (!victim || !victim.#evictOne()) break;
+    }
   }
 }
 
@@ -277,13 +318,17 @@ export class SearchEngine {
   readonly #episodes: Map<number, ServiceEpisode>;
   readonly #read: DocumentReader;
   /**
-   * Everything loaded of the index, in one byte budget: shards (key "s<n>"), passage chunks ("<id>/<c>") and their
-   * analyses ("t<id>/<c>"), and the top index's matches for a word ("m…", #metadataMatches). One budget rather than a share each: which of them a process needs depends on its
-   * traffic (search reads mostly shards, /ask and snippets mostly chunks), and a fixed split left one share idle
-   * while the other evicted (the bench's 200 searches at N = 1,000 need ~13 MB of shards and ~16 MB of chunks:
-   * with 60% of 32 MB for shards, the chunks churned and a search computed anew cost twice as much).
+   * What is loaded of the index, in one byte budget (SharedBudget) with a share each for the shards and the top
+   * index's matches for a word (keys "s<n>", "m…", #metadataMatches), and the passage chunks and their analyses
+   * ("<id>/<c>", "t<id>/<c>"). Each may use what the other leaves unused: the bench's 200 searches at N = 1,000
+   * need ~13 MB of shards and ~16 MB of chunks, and a fixed split of 32 MB (60/40) had the chunks churn while
+   * shards held space they did not use (1,484 chunk loads instead of 1,191; a search computed anew cost twice as
+   * much). But neither evicts the other below its share: /ask reads ~12 chunks a question, and with one LRU over
+   * both they pushed out the shards every question needs again (1.2 shard reloads a question, ~70 KB to parse).
    */
-  readonly #index = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes);
+  readonly #budget = new SharedBudget(CACHE_LIMITS.bytes);
+  readonly #shards = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes * SHARD_SHARE, this.#budget);
+  readonly #chunks = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE), this.#budget);
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
 
@@ -428,7 +473,7 @@ export class SearchEngine {
           body.width >= 1 && Array.isArray(body.words) && Array.isArray(body.questions);
         return valid ? new PassageTermsReader(body) : undefined;
       }).catch(() => undefined);
-    return loadOnce(this.#index, `t${id}/${c}`, 16 * 1024, load, (reader) => 256 + (reader?.bytes ?? 0));
+    return loadOnce(this.#chunks, `t${id}/${c}`, 16 * 1024, load, (reader) => 256 + (reader?.bytes ?? 0));
   }
 
   /**
@@ -463,11 +508,9 @@ export class SearchEngine {
   get loaded(): { shards: number; passageChunks: number; answers: number; bytes: number } {
     let shards = 0;
     let passageChunks = 0;
-    for (const key of this.#index.keys()) {
-      if (key.startsWith('s')) shards++;
-      else if (!key.startsWith('t') && !key.startsWith('m')) passageChunks++;
-    }
-    return { shards, passageChunks, answers: this.answers.size, bytes: this.#index.weight };
+    for (const key of this.#shards.keys()) if (key.startsWith('s')) shards++;
+    for (const key of this.#chunks.keys()) if (!key.startsWith('t')) passageChunks++;
+    return { shards, passageChunks, answers: this.answers.size, bytes: this.#budget.weight };
   }
 
   /**
@@ -639,7 +682,7 @@ export class SearchEngine {
 
   /**
    * The episodes whose metadata (the top index) match a lookup, with Lunr's scores and the terms each matched.
-   * Kept in the index budget (key "m…"): the top index never changes in a process, and the words queried most
+   * Kept with the shards (key "m…"): the top index never changes in a process, and the words queried most
    * are those in nearly every episode, whose Lunr query (a match object per episode) was a sixth of a search.
    */
   #metadataMatches(l: Lookup): Promise<MetadataMatches> {
@@ -661,7 +704,7 @@ export class SearchEngine {
       return { matches, terms: [...terms], unit: Math.sqrt(terms.size) };
     };
     const weight = (m: MetadataMatches) => 64 + key.length * 2 + m.terms.length * 32 + m.matches.reduce((sum, r) => sum + 48 + 40 * r.terms.length, 0);
-    return loadOnce(this.#index, key, 1024, compute, weight);
+    return loadOnce(this.#shards, key, 1024, compute, weight);
   }
 
   /** The Lunr term clauses for a query clause, as the single index of every passage was queried before. */
@@ -715,7 +758,7 @@ export class SearchEngine {
 
   #shard(n: number): Promise<LoadedShard> {
     return loadOnce(
-      this.#index,
+      this.#shards,
       `s${n}`,
       64 * 1024,
       () => this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => compactShard(n, await res.json())),
@@ -736,7 +779,7 @@ export class SearchEngine {
         return { ...body, offsets };
       });
     const weight = (chunk: LoadedChunk) => 256 + chunk.text.length + 8 * (chunk.starts.length + chunk.offsets.length + 2 * chunk.first.length);
-    return loadOnce(this.#index, `${id}/${c}`, 16 * 1024, load, weight);
+    return loadOnce(this.#chunks, `${id}/${c}`, 16 * 1024, load, weight);
   }
 
   /** The chunk holding an episode's passage, if the episode has that passage. */
