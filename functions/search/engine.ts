@@ -380,6 +380,17 @@ export class SearchEngine {
           const chunkOf = (i: number) => Math.floor(i / perChunk);
           const scanned = new Set<number>();
           for (const c of candidates) if (scanned.size < (every ? ASK_SCANNED_CHUNKS : 1)) scanned.add(chunkOf(c.index));
+          if (every && candidates.length) {
+            // The best candidates may all sit in one chunk (the postings list 3 passages per word, often the same
+            // few): the rest of the budget goes to the chunks nearest the best one, so a passage far from the
+            // words as typed (the answer in the listener's words) is still scored.
+            const chunks = Math.ceil((this.#passageCounts.get(episode) ?? 0) / perChunk);
+            const home = chunkOf(candidates[0]!.index);
+            for (let d = 1; scanned.size < ASK_SCANNED_CHUNKS && d < chunks; d++) {
+              if (home + d < chunks) scanned.add(home + d);
+              if (scanned.size < ASK_SCANNED_CHUNKS && home - d >= 0) scanned.add(home - d);
+            }
+          }
           const read = every ? candidates : candidates.filter((c) => scanned.has(chunkOf(c.index)));
           const wanted = read.map((c) => c.index);
           if (every) for (const c of scanned) for (let i = c * perChunk; i < (c + 1) * perChunk; i++) wanted.push(i);

@@ -85,6 +85,22 @@ describe('ranking rules (made-up episodes)', () => {
   });
 });
 
+describe('/ask scores every passage of a leading episode near its best ones', () => {
+  it('finds the passage holding all the ideas when the postings list only other passages (another chunk)', async () => {
+    // 24 passages of 40 s (two chunks of 16). The postings list an episode's best 3 passages per word: "kelp" lists
+    // 0-2 (three times each), "forest" 3-5; passage 20, which says both once, is in no posting and in the second chunk.
+    const said = (i: number) => (i < 3 ? 'Kelp, kelp and more kelp.' : i < 6 ? 'A forest, a forest, a forest.' : i === 20 ? 'A kelp forest, right here.' : `Nothing here ${i}.`);
+    const engine = await syntheticEngine([
+      { id: 1, title: 'Under the sea', cues: Array.from({ length: 24 }, (_, i) => [i * 40, said(i)] as [number, string]) },
+      { id: 2, title: 'Elsewhere', cues: [[0, 'Sand and stones.']] },
+    ]);
+    const hit = (await engine.ask('where is the kelp forest?')).hits[0]!;
+    expect(hit.id).toBe(1);
+    const result = await engine.result(hit);
+    expect(result.moments?.map((m) => m.start)).toContain(800);
+  });
+});
+
 describe('timestamps and urls', () => {
   it('formats seconds as HH:MM:SS with hours always present', async () => {
     expect(timestamp(0)).toBe('00:00:00');

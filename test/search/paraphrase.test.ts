@@ -21,6 +21,12 @@
  * with fresh 0.638, offered 0.680. Before them (third session): tune 0.570, held out 0.536, fresh 0.553, overall
  * 0.650 / 0.697. Issue 14's targets (held-out hit@3 0.6, overall MRR 0.75) are not met: the misses are mostly the
  * right episode at the wrong passage, where the listener's words and the speaker's share nothing WordNet links.
+ *
+ * Error analysis of the tune split (fifth session; 27 misses at hit@1): 5 wrong episode (2 of them with the right
+ * moment in the right episode, ranked 2nd), 3 the right passage with its start before the window, 2 the passage
+ * next to the answer, 17 the right passage ranked below one holding more of the question's own words (11 of them
+ * 2nd to 4th; in about 5 the right passage shares no word with the question and related terms weighing 0.05-0.16
+ * are the only bridge). What was tried against these and not kept is in the commit log.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
