@@ -21,19 +21,17 @@ export const ENV_HELP = `Environment:
 ${SERVICE_ENV_HELP}`;
 
 /**
- * A server keeps more of the search index loaded than a 128 MB function isolate: at N = 1,000 (bench/) the shards
- * and passage chunks of the 200 searches take ~29 MB as the engine keeps them, of the 200 questions ~50 MB, and a
- * query computed anew costs a few ms once they are held, tens of ms while they are loaded again and again. The
- * budget is most of what a server's memory grows by under load (with the answers' quarter on top: 60 MB at 48), so
- * it is set for issue 13's 300 MB RSS after a minute of mixed load: 64 held the searches' index but left too little.
+ * The search index budget is the functions' default (32 MB) here too. At N = 1,000 (bench/) the shards and
+ * passage chunks of the bench's 200 searches take ~29 MB as the engine keeps them, and since the shards and the
+ * chunks borrow each other's unused share (functions/search/engine.ts) 32 MB holds them; a server's 48 MB held
+ * more of /ask's ~95 MB for ~20 MB more RSS after a minute of mixed load, against issue 13's 300 MB. A server
+ * with memory to spare sets SEARCH_CACHE_MB higher.
  */
-const NODE_DEFAULTS = { searchCacheMb: 48 };
-
 export function readConfig(vars: Record<string, string | undefined> = process.env): ServerConfig {
   const port = Number(vars.PORT ?? 4321);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0–65535, got "${vars.PORT}"`);
   return {
-    ...readServiceEnv(vars, NODE_DEFAULTS),
+    ...readServiceEnv(vars),
     shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     headersTimeoutMs: positiveInt(vars, 'HEADERS_TIMEOUT_MS', 10_000),
     host: vars.HOST || 'localhost',

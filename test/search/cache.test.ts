@@ -9,9 +9,10 @@ import { readConfig } from '../../hosts/node/config.ts';
 import { contentFiles, memoryStore, sampleContent } from './helpers.ts';
 
 describe('SEARCH_CACHE_MB', () => {
-  it('defaults to 32 MB (a 128 MB isolate), 48 MB for npm start, and is validated', () => {
+  it('defaults to 32 MB (a 128 MB isolate), for npm start too, and is validated', () => {
     expect(readServiceEnv({}).searchCacheMb).toBe(32);
-    expect(readConfig({}).searchCacheMb).toBe(48);
+    expect(readConfig({}).searchCacheMb).toBe(32);
+    expect(readConfig({ SEARCH_CACHE_MB: '64' }).searchCacheMb).toBe(64);
     expect(readServiceEnv({ SEARCH_CACHE_MB: '200' }).searchCacheMb).toBe(200);
     expect(() => readServiceEnv({ SEARCH_CACHE_MB: '0' })).toThrow(/SEARCH_CACHE_MB/);
     expect(() => readServiceEnv({ SEARCH_CACHE_MB: 'lots' })).toThrow(/SEARCH_CACHE_MB/);
