@@ -74,8 +74,8 @@ export interface SemanticOptions {
   /** Senses of a lemma used (WordNet lists the most frequent first): rare senses bring noise. */
   maxSenses?: number;
   /**
-   * A WordNet word whose senses were tagged less often than this in the SemCor corpus (WordNet's own frequency
-   * count; "tamarack", "zygospore", but also "snooze") keeps its synonyms, derived forms and similar words, not its
+   * A WordNet word with fewer than this many of its senses tagged in the SemCor corpus (the index files'
+   * tagsense_cnt: 0 for a word SemCor never tagged; "tamarack", "zygospore", but also "snooze") keeps its synonyms, derived forms and similar words, not its
    * broader and narrower words: half the artifact was rare words whose only link to the show was a broader word.
    */
   minTagged?: number;
@@ -238,7 +238,10 @@ interface Synset {
 interface WordNet {
   /** Single-word lemma → synset keys ("n:offset"), most frequent sense first. */
   index: Map<string, string[]>;
-  /** Lemma → how often its senses were tagged in SemCor (summed over parts of speech). */
+  /**
+   * Lemma → how many of its senses were tagged in SemCor (tagsense_cnt, summed over parts of speech): a count of
+   * senses, not of occurrences (those are `frequency`, from index.sense).
+   */
   tagged: Map<string, number>;
   /** Lemma → how often it occurs in SemCor, all senses (index.sense's tag counts summed). */
   frequency: Map<string, number>;
