@@ -1,14 +1,16 @@
 /**
  * Build step: the bulk documents (src/build/bulk-documents.ts: transcripts, chapters, the search index's top,
  * shards and passages, the semantic artifact; two thirds of a large show's files, most of its bytes and the
- * search analysis behind them), written from the same content the pages are built from and compressed, on a
- * worker thread (bulk-documents-worker.ts) from astro:build:start on, while Astro bundles and prerenders the
- * pages on the main thread: the two halves of the build's work run on two cores. The worker reads the content
- * again (src/content/site.ts; the parsed transcripts come from the content-hash cache the content check has just
- * filled), writes into a staging folder beside Astro's cache and hands each file to a precompress worker thread.
- * Once precompress has compressed Astro's pages (astro:build:done) they are moved into the output with their
- * .br/.gz, and precompress takes them as done; the content check's cache upkeep comes after both (see
- * astro.config.mjs). Their routes list no paths in a build with this integration.
+ * search analysis behind them), written from the same content the pages are built from and compressed, on two
+ * worker threads (bulk-documents-worker.ts, one per Part) from astro:build:start on, while Astro bundles and
+ * prerenders the pages on the main thread, which then compresses its pages: three streams of work on two cores,
+ * none of them alone the critical path (one worker thread was: ~80 s of an 84 s build at 1,000 episodes, 15 s of
+ * it waiting on writes awaited one by one). Each worker reads the content again (src/content/site.ts; the parsed
+ * transcripts come from the content-hash cache the content check has just filled), writes into a staging folder
+ * beside Astro's cache and compresses each file as it comes. Once precompress has compressed Astro's pages
+ * (astro:build:done) they are moved into the output with their .br/.gz, and precompress takes them as done; the
+ * content check's cache upkeep comes after both (see astro.config.mjs). Their routes list no paths in a build
+ * with this integration.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, copyFile } from 'node:fs/promises';

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadedEpisode } from '../content/load.ts';
 import { transcriptFiles } from '../build/transcripts.ts';
@@ -64,7 +64,7 @@ export class TranscriptCache {
         const wanted = levelsOf(path, result.size);
         if (entries[i]!.path !== path || wanted.br !== levels.br || wanted.gz !== levels.gz) throw new Error('stale');
         const file = join(staging, path.slice(1));
-        mkdirSync(join(file, '..'), { recursive: true });
+        mkdirSync(dirname(file), { recursive: true });
         linkSync(join(this.#dir, `${key}.${i}`), file);
         placed.push(file);
         for (const mark of ['br', 'gz'] as const) {
