@@ -11,9 +11,13 @@
 import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
-import { PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
+import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
-import type { LoadedContent } from '../content/load.ts';
+import { episodeAnalysis } from './search/analysis.ts';
+import { Analyzer } from '../../contract/search/analyzer.ts';
+import { languageKey, loadLanguage } from '../../contract/search/language.ts';
+import { buildPassages } from './search/passages.ts';
+import type { LoadedContent, LoadedEpisode } from '../content/load.ts';
 
 const FLAG = Symbol.for('podcast-listener-service.bulk-documents');
 
@@ -32,9 +36,9 @@ export const SEARCH_DOCUMENTS = {
    * The top of the search index (public: offline apps load it with lunr.Index.load): a Lunr index of the episodes'
    * metadata, and in `layout` where the transcript shards and the passages are (contract/schemas/search-passages.ts).
    */
-  'lunr-index': async (content: LoadedContent): Promise<unknown> => (await searchArtifacts(content)).top,
+  'lunr-index': async (content: LoadedContent, passageFiles?: boolean): Promise<unknown> => (await searchArtifacts(content, passageFiles)).top,
   /** Where the transcript passages are: in chunks per episode, /search/passages/<id>/<chunk>.json. */
-  passages: async (content: LoadedContent): Promise<unknown> => (await searchArtifacts(content)).passagesIndex,
+  passages: async (content: LoadedContent, passageFiles?: boolean): Promise<unknown> => (await searchArtifacts(content, passageFiles)).passagesIndex,
   /** Related terms for /ask's question understanding (WordNet and the show's co-occurrence statistics, build time). */
   semantic: (content: LoadedContent): Promise<unknown> => semanticArtifact(content),
 };
@@ -42,20 +46,36 @@ export type SearchDocument = keyof typeof SEARCH_DOCUMENTS;
 
 /** Every bulk document as [URL path, body], produced one at a time (a transcript's three formats in a row). */
 export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[string, string]> {
+  yield* episodeDocuments(content);
+  yield* searchDocuments(content);
+}
+
+/**
+ * The per-episode half: each episode's transcripts, chapters, passage chunks and their analyses for /ask (the
+ * analysis shared with the index through the content cache when the other half runs on another thread, see
+ * shareAnalysis). `placed(episode)`: true when the caller has the episode's transcript files already (a cache).
+ */
+export async function* episodeDocuments(content: LoadedContent, options: { placed?: (episode: LoadedEpisode) => boolean } = {}): AsyncGenerator<[string, string]> {
+  const language = languageKey(content.show.language);
+  const analyzer = new Analyzer(await loadLanguage(language));
   for (const e of content.episodes) {
-    if (!e.transcript) continue;
-    for (const f of transcriptFiles(e)) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
-  }
-  for (const e of content.episodes) {
+    if (e.transcript && !options.placed?.(e)) {
+      for (const f of transcriptFiles(e)) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
+    }
     if (e.chapters?.length) yield [`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))];
+    const passages = buildPassages([e]);
+    if (!passages.length) continue;
+    const { terms, words } = await episodeAnalysis(e.id, passages, language);
+    const files = episodePassageFiles(e.id, passages, terms, words, analyzer);
+    for (let c = 0; c < files.chunks.length; c++) yield [PASSAGES_PATH.replace('{id}', String(e.id)).replace('{chunk}', String(c)), JSON.stringify(files.chunks[c])];
+    for (let c = 0; c < files.terms.length; c++) yield [PASSAGE_TERMS_PATH.replace('{id}', String(e.id)).replace('{chunk}', String(c)), JSON.stringify(files.terms[c])];
   }
-  for (const [name, make] of Object.entries(SEARCH_DOCUMENTS)) yield [`/search/${name}.json`, JSON.stringify(await make(content))];
-  const artifacts = await searchArtifacts(content);
+}
+
+/** The search half: the index's top and shards, where the passages are, the semantic artifact. */
+export async function* searchDocuments(content: LoadedContent): AsyncGenerator<[string, string]> {
+  // Without the passage files, which episodeDocuments writes (the same artifacts serve both calls).
+  for (const [name, make] of Object.entries(SEARCH_DOCUMENTS)) yield [`/search/${name}.json`, JSON.stringify(await make(content, false))];
+  const artifacts = await searchArtifacts(content, false);
   for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), JSON.stringify(artifacts.shards[n])];
-  for (const [id, chunks] of artifacts.passages) {
-    for (let c = 0; c < chunks.length; c++) yield [PASSAGES_PATH.replace('{id}', String(id)).replace('{chunk}', String(c)), JSON.stringify(chunks[c])];
-  }
-  for (const [id, chunks] of artifacts.passageTerms) {
-    for (let c = 0; c < chunks.length; c++) yield [PASSAGE_TERMS_PATH.replace('{id}', String(id)).replace('{chunk}', String(c)), JSON.stringify(chunks[c])];
-  }
 }

@@ -13,7 +13,6 @@ import { readFileSync } from 'node:fs';
 import type { LoadedEpisode } from '../content/load.ts';
 import { parseVtt } from '../content/vtt.ts';
 import { parseSrtBlocks } from '../content/srt.ts';
-import { cachedParse } from '../content/parse-cache.ts';
 import { splitSpeaker } from '../components/transcript.ts';
 
 export interface TranscriptCue {
@@ -39,13 +38,13 @@ export function transcriptFiles(episode: Pick<LoadedEpisode, 'srtFile' | 'hasSrt
 
 /**
  * Reads a transcript the content model has validated, keeping its line breaks. Its three formats are rendered one
- * after the other, so the last one read is reused when the file has not changed, and the parse is kept by content
- * hash across builds (src/content/parse-cache.ts).
+ * after the other, so the last one read is reused when the file has not changed. A build keeps the rendered files
+ * by the transcript's bytes instead (src/integration/transcript-cache.ts), so the parse is not cached on its own.
  */
 export function readTranscript(source: { path: string; format: 'srt' | 'vtt' }): { text: string; cues: TranscriptCue[] } {
   const text = readFileSync(source.path, 'utf8').replace(/^\uFEFF/, '');
   const parse = source.format === 'vtt' ? vttTranscriptCues : srtTranscriptCues;
-  const cues = last && last.parse === parse && last.text === text ? last.cues : cachedParse(parse, text);
+  const cues = last && last.parse === parse && last.text === text ? last.cues : parse(text);
   last = { parse, text, cues };
   return { text, cues };
 }

@@ -1,17 +1,28 @@
 /**
- * Worker thread of the bulk-documents integration (src/integration/bulk-documents.ts): produces the bulk documents
- * while the main thread prerenders, and reports what it wrote and which per-episode cache entries it used (the
+ * Worker thread of the bulk-documents integration (src/integration/bulk-documents.ts): produces one part of the bulk
+ * documents while the main thread prerenders, and reports what it wrote and which per-episode cache entries it used (the
  * content check prunes the entries no thread of the build used).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { configureParseCache, parseCacheUsage } from '../content/parse-cache.ts';
-import { produce, type WorkerReport } from './bulk-documents.ts';
+import { shareAnalysis } from '../build/search/analysis.ts';
+import { produce, type Part, type WorkerReport } from './bulk-documents.ts';
 
-const { staging, precompressCache, parseCache } = workerData as { staging: string; precompressCache: string; parseCache?: string };
+const { part, staging, precompressCache, transcriptCache, parseCache, claims, episodes } = workerData as {
+  part: Part;
+  staging: string;
+  precompressCache: string;
+  transcriptCache: string;
+  parseCache?: string;
+  claims: Int32Array;
+  episodes: number[];
+};
 configureParseCache(parseCache);
+// The episodes' analysis is shared through the cache folder: without one each part would do it (see shareAnalysis).
+if (parseCache) shareAnalysis(claims, episodes);
 let report: WorkerReport;
 try {
-  const produced = await produce(staging, precompressCache);
+  const produced = await produce(part, staging, precompressCache, transcriptCache);
   report = { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage() };
 } catch (e) {
   report = { error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) };

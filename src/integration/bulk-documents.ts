@@ -1,25 +1,29 @@
 /**
  * Build step: the bulk documents (src/build/bulk-documents.ts: transcripts, chapters, the search index's top,
  * shards and passages, the semantic artifact; two thirds of a large show's files, most of its bytes and the
- * search analysis behind them), written from the same content the pages are built from and compressed, on a
- * worker thread (bulk-documents-worker.ts) from astro:build:start on, while Astro bundles and prerenders the
- * pages on the main thread: the two halves of the build's work run on two cores. The worker reads the content
- * again (src/content/site.ts; the parsed transcripts come from the content-hash cache the content check has just
- * filled), writes into a staging folder beside Astro's cache and hands each file to a precompress worker thread.
- * Once precompress has compressed Astro's pages (astro:build:done) they are moved into the output with their
- * .br/.gz, and precompress takes them as done; the content check's cache upkeep comes after both (see
- * astro.config.mjs). Their routes list no paths in a build with this integration.
+ * search analysis behind them), written from the same content the pages are built from and compressed, on two
+ * worker threads (bulk-documents-worker.ts, one per Part) from astro:build:start on, while Astro bundles and
+ * prerenders the pages on the main thread, which then compresses its pages: three streams of work on two cores,
+ * none of them alone the critical path (one worker thread was: ~80 s of an 84 s build at 1,000 episodes, 15 s of
+ * it waiting on writes awaited one by one). Each worker reads the content again (src/content/site.ts; the parsed
+ * transcripts come from the content-hash cache the content check has just filled), writes into a staging folder
+ * beside Astro's cache and compresses each file as it comes. Once precompress has compressed Astro's pages
+ * (astro:build:done) they are moved into the output with their .br/.gz, and precompress takes them as done; the
+ * content check's cache upkeep comes after both (see astro.config.mjs). Their routes list no paths in a build
+ * with this integration.
  */
-import { mkdir, rename, rm, writeFile, copyFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
-import { bulkDocuments, setBulkDocumentsWrittenByIntegration } from '../build/bulk-documents.ts';
+import { episodeDocuments, searchDocuments, setBulkDocumentsWrittenByIntegration } from '../build/bulk-documents.ts';
 import { getContent } from '../content/site.ts';
 import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from '../content/parse-cache.ts';
-import { CompressPool, levelsFor, registerPrecompressed } from './precompress.ts';
-import type { JobResult } from './precompress-job.ts';
+import { levelsFor, registerPrecompressed } from './precompress.ts';
+import { runJob, type JobResult } from './precompress-job.ts';
+import { TranscriptCache } from './transcript-cache.ts';
 
 export interface Produced {
   files: number;
@@ -28,7 +32,15 @@ export interface Produced {
   done: Map<string, JobResult>;
 }
 
-/** What the worker thread sends back: what it produced and the per-episode cache entries it used. */
+/**
+ * The two halves of the bulk documents, one worker thread each: the per-episode documents (transcripts, chapters,
+ * passage chunks and their analyses) and the search documents (the index's top and shards, where the passages
+ * are, the semantic artifact). Both need the episodes' analysis; each thread does a share of it (shareAnalysis).
+ */
+export type Part = 'episodes' | 'search';
+const PARTS: Part[] = ['episodes', 'search'];
+
+/** What a worker thread sends back: what it produced and the per-episode cache entries it used. */
 export type WorkerReport = { files: number; bytes: number; done: Array<[string, JobResult]>; cache: ParseCacheUsage } | { error: string };
 
 export function bulkDocumentsIntegration(): AstroIntegration {
@@ -48,12 +60,12 @@ export function bulkDocumentsIntegration(): AstroIntegration {
       'astro:build:start': () => {
         staging = join(cacheRoot, `bulk-documents-${process.pid}`);
         started = performance.now();
-        background = inWorker(staging, join(cacheRoot, 'precompress'));
+        background = inWorkers(staging, join(cacheRoot, 'precompress'));
         // Surfaced at astro:build:done; an unhandled rejection before then would end the process.
         background.catch(() => {});
       },
       // The documents are brought into the output when precompress asks for them (registerPrecompressed), after it
-      // has compressed Astro's pages: those are compressed while this worker thread is still at work.
+      // has compressed Astro's pages: those are compressed while these worker threads are still at work.
       'astro:build:done': ({ dir, logger }) => {
         if (!background) return;
         const pending = background;
@@ -73,56 +85,84 @@ export function bulkDocumentsIntegration(): AstroIntegration {
   };
 }
 
-/** produce() on a worker thread (bulk-documents-worker.ts), its parse-cache use added to this thread's. */
-function inWorker(staging: string, precompressCache: string): Promise<Produced> {
+/** produce() of each part on its own worker thread (bulk-documents-worker.ts), their parse-cache use added to this thread's. */
+async function inWorkers(staging: string, precompressCache: string): Promise<Produced> {
+  await rm(staging, { recursive: true, force: true });
+  const episodes = getContent().episodes.map((e) => e.id);
+  const claims = new Int32Array(new SharedArrayBuffer(4 * episodes.length));
+  const results = await Promise.allSettled(PARTS.map((part) => inWorker(part, staging, precompressCache, claims, episodes)));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const done = new Map<string, JobResult>();
+  let files = 0;
+  let bytes = 0;
+  for (const r of results as Array<PromiseFulfilledResult<Produced>>) {
+    files += r.value.files;
+    bytes += r.value.bytes;
+    for (const [path, job] of r.value.done) done.set(path, job);
+  }
+  return { files, bytes, done };
+}
+
+function inWorker(part: Part, staging: string, precompressCache: string, claims: Int32Array, episodes: number[]): Promise<Produced> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./bulk-documents-worker.ts', import.meta.url), {
-      workerData: { staging, precompressCache, parseCache: parseCacheDir() },
+      workerData: { part, staging, precompressCache, transcriptCache: join(dirname(precompressCache), 'transcripts'), parseCache: parseCacheDir(), claims, episodes },
     });
     let settled = false;
-    worker.once('message', (report: WorkerReport) => {
+    const fail = (e: Error) => {
       settled = true;
-      if ('error' in report) return reject(new Error(`bulk documents: ${report.error}`));
+      // The other thread may be waiting for an episode this one had claimed: release every claim.
+      for (let i = 0; i < claims.length; i++) if (Atomics.compareExchange(claims, i, 1, 2) === 1) Atomics.notify(claims, i);
+      reject(e);
+    };
+    worker.once('message', (report: WorkerReport) => {
+      if ('error' in report) return fail(new Error(`bulk documents (${part}): ${report.error}`));
+      settled = true;
       addParseCacheUsage(report.cache);
       resolve({ files: report.files, bytes: report.bytes, done: new Map(report.done) });
     });
-    worker.once('error', (e) => {
-      settled = true;
-      reject(e);
-    });
+    worker.once('error', fail);
     worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`bulk documents: the worker thread exited (${code}) before reporting`));
+      if (!settled) fail(new Error(`bulk documents (${part}): the worker thread exited (${code}) before reporting`));
     });
   });
 }
 
-/** Writes every bulk document into `staging` and compresses it (one worker thread), as they come. */
-export async function produce(staging: string, precompressCache: string): Promise<Produced> {
-  await rm(staging, { recursive: true, force: true });
-  // One thread compresses: this one and Astro's main thread have the other cores' worth of work.
-  const pool = new CompressPool(1);
+/**
+ * Writes one part's bulk documents into `staging` and compresses each as it comes, on this thread: the two parts'
+ * threads and Astro's main thread already have the cores' worth of work. Written synchronously: awaiting ~20,000
+ * asynchronous writes one by one left this thread idle ~15 s of a 1,000-episode build.
+ */
+export async function produce(part: Part, staging: string, precompressCache: string, transcriptCache?: string): Promise<Produced> {
+  const content = getContent();
   const done = new Map<string, JobResult>();
+  const cache = part === 'episodes' && transcriptCache ? new TranscriptCache(transcriptCache, precompressCache) : undefined;
+  const documents =
+    part === 'episodes'
+      ? episodeDocuments(content, { placed: cache && ((e) => cache.place(e, staging, levelsFor, done)) })
+      : searchDocuments(content);
   const dirs = new Set<string>();
-  const compressing: Array<Promise<void>> = [];
   let files = 0;
   let bytes = 0;
-  try {
-    for await (const [path, body] of bulkDocuments(getContent())) {
-      const file = join(staging, path.slice(1));
-      const dir = dirname(file);
-      if (!dirs.has(dir)) {
-        await mkdir(dir, { recursive: true });
-        dirs.add(dir);
-      }
-      const size = Buffer.byteLength(body);
-      await writeFile(file, body);
-      files++;
-      bytes += size;
-      compressing.push(pool.run({ file, levels: levelsFor(path, size), cacheDir: precompressCache }).then((r) => void done.set(path, r)));
+  for await (const [path, text] of documents) {
+    const file = join(staging, path.slice(1));
+    const dir = dirname(file);
+    if (!dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      dirs.add(dir);
     }
-    await Promise.all(compressing);
-  } finally {
-    await pool.close();
+    const body = Buffer.from(text);
+    writeFileSync(file, body);
+    const levels = levelsFor(path, body.byteLength);
+    const result = runJob({ file, body, levels, cacheDir: precompressCache });
+    done.set(path, result);
+    cache?.keep(path, levels, result);
+  }
+  cache?.prune();
+  for (const r of done.values()) {
+    files++;
+    bytes += r.size;
   }
   return { files, bytes, done };
 }

@@ -22,6 +22,8 @@ export interface Job {
   levels: Levels;
   /** Folder of the content-hash cache; none: compress every time. */
   cacheDir?: string;
+  /** The file's bytes, when the caller has them (it has just written them): not read back. */
+  body?: Buffer;
 }
 
 export interface JobResult {
@@ -37,8 +39,7 @@ export interface JobResult {
   hit?: boolean;
 }
 
-export function runJob({ file, levels, cacheDir }: Job): JobResult {
-  const body = readFileSync(file);
+export function runJob({ file, levels, cacheDir, body = readFileSync(file) }: Job): JobResult {
   const digest = createHash('sha1').update(body).digest();
   const result: JobResult = { file, size: body.byteLength, sha1: digest.toString('base64url') };
   if (body.byteLength < MIN_BYTES) return result;

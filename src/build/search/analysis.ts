@@ -59,26 +59,27 @@ export function analysePassages(passages: ReadonlyArray<Pick<Passage, 'cues'> & 
 }
 
 async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: string[], language: string): Promise<AnalysedPassages> {
-  const lang = await loadLanguage(language);
-  const builder = new lunr.Builder();
-  lang.plugin.call(builder, builder);
-  const pipeline = builder.pipeline;
-  const identity = [ANALYSIS_VERSION, lunr.version, lang.key, JSON.stringify(pipeline.toJSON()), analyseGroup.toString()].join('\0');
+  const groupAnalysis = await analyserFor(language);
+  const groups: Array<{ start: number; end: number; episode?: number }> = [];
+  for (let start = 0; start < passages.length; ) {
+    let end = start + 1;
+    while (end < passages.length && passages[end]!.episode === passages[start]!.episode) end++;
+    groups.push({ start, end, episode: passages[start]!.episode });
+    start = end;
+  }
+  // From the last episode back: another thread of the build may be analysing from the first one on (shareAnalysis).
+  const analysed: GroupAnalysis[] = new Array(groups.length);
+  for (let g = groups.length - 1; g >= 0; g--) {
+    const { start, end, episode } = groups[g]!;
+    analysed[g] = claimed(episode, () => groupAnalysis(texts.slice(start, end)));
+  }
 
   const termIds = new Map<string, number>();
   const terms: string[] = [];
   const out: Int32Array[] = [];
   const words: Int32Array[] = [];
-  const tokenCache = new Map<string, string[]>();
-  // A token the pipeline drops is a stop word if the trimmer leaves something of it (Analyzer#wordIn's rule).
-  const analyzer = new Analyzer(lang);
-  const isWord = (token: string) => analyzer.normalize(token) !== '';
-  for (let start = 0; start < passages.length; ) {
-    let end = start + 1;
-    while (end < passages.length && passages[end]!.episode === passages[start]!.episode) end++;
-    const group = texts.slice(start, end);
-    const analysed = cachedByContent(identity, group.join('\u0001'), () => analyseGroup(group, pipeline, tokenCache, isWord));
-    const global = analysed.terms.map((t) => {
+  for (const group of analysed) {
+    const global = group.terms.map((t) => {
       let id = termIds.get(t);
       if (id === undefined) {
         termIds.set(t, (id = terms.length));
@@ -86,11 +87,83 @@ async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: str
       }
       return id;
     });
-    for (const local of analysed.passages) out.push(Int32Array.from(local, (i) => global[i]!));
-    for (const local of analysed.words) words.push(Int32Array.from(local, (i) => (i < 0 ? -1 : global[i]!)));
-    start = end;
+    for (const local of group.passages) out.push(Int32Array.from(local, (i) => global[i]!));
+    for (const local of group.words) words.push(Int32Array.from(local, (i) => (i < 0 ? -1 : global[i]!)));
   }
   return { terms, passages: out, words };
+}
+
+/** The analysis of one episode's passage texts, kept by content (one analyser per language, per thread). */
+const analysers = new Map<string, Promise<(texts: string[]) => GroupAnalysis>>();
+
+function analyserFor(language: string): Promise<(texts: string[]) => GroupAnalysis> {
+  let pending = analysers.get(language);
+  if (!pending) {
+    pending = (async () => {
+      const lang = await loadLanguage(language);
+      const builder = new lunr.Builder();
+      lang.plugin.call(builder, builder);
+      const pipeline = builder.pipeline;
+      const identity = [ANALYSIS_VERSION, lunr.version, lang.key, JSON.stringify(pipeline.toJSON()), analyseGroup.toString()].join('\0');
+      const tokenCache = new Map<string, string[]>();
+      // A token the pipeline drops is a stop word if the trimmer leaves something of it (Analyzer#wordIn's rule).
+      const analyzer = new Analyzer(lang);
+      const isWord = (token: string) => analyzer.normalize(token) !== '';
+      return (texts: string[]) => cachedByContent(identity, texts.join('\u0001'), () => analyseGroup(texts, pipeline, tokenCache, isWord));
+    })();
+    analysers.set(language, pending);
+  }
+  return pending;
+}
+
+/**
+ * Two threads of a build share the per-episode analysis (src/integration/bulk-documents.ts): the one writing the
+ * per-episode files analyses each episode after its transcript, from the first episode on (episodeAnalysis), while
+ * the one building the index analyses from the last one back; each claims an episode in a shared array of flags (0 free, 1 being
+ * analysed, 2 done) and the other takes the result from the content cache (src/content/parse-cache.ts). Without a
+ * configured cache folder the analysis is simply done again, so sharing never changes what is computed.
+ */
+interface SharedClaims {
+  flags: Int32Array;
+  slot: Map<number, number>;
+}
+let shared: SharedClaims | undefined;
+
+/** `flags`: an Int32Array over a SharedArrayBuffer, one flag per episode id of `episodes`, in that order. */
+export function shareAnalysis(flags: Int32Array, episodes: readonly number[]): void {
+  shared = { flags, slot: new Map(episodes.map((id, i) => [id, i])) };
+}
+
+function claimed<T>(episode: number | undefined, compute: () => T): T {
+  const slot = episode === undefined ? undefined : shared?.slot.get(episode);
+  if (slot === undefined) return compute();
+  const { flags } = shared!;
+  if (Atomics.compareExchange(flags, slot, 0, 1) !== 0) {
+    // The other thread has it: wait for it to be done, then read it from the cache (computed here if it is not there).
+    while (Atomics.load(flags, slot) === 1) Atomics.wait(flags, slot, 1);
+    return compute();
+  }
+  try {
+    return compute();
+  } finally {
+    Atomics.store(flags, slot, 2);
+    Atomics.notify(flags, slot);
+  }
+}
+
+/**
+ * One episode's analysis (its passages as buildPassages makes them, per episode): its own terms and, per passage,
+ * each word's index into them (-1: a stop word). The same as the index's (analysePassages), shared with it through
+ * the content cache when another thread analyses the show (see shareAnalysis).
+ */
+export async function episodeAnalysis(
+  episode: number,
+  passages: ReadonlyArray<Pick<Passage, 'cues'>>,
+  language: string,
+): Promise<{ terms: string[]; words: number[][] }> {
+  const groupAnalysis = await analyserFor(language);
+  const { terms, words } = claimed(episode, () => groupAnalysis(passages.map((p) => p.cues.map(([, text]) => text).join(' '))));
+  return { terms, words };
 }
 
 /** Lunr's tokenizer and the index pipeline, run once per distinct token ([''] for a stop word). */

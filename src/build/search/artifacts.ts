@@ -27,14 +27,21 @@ export interface SearchBuildOptions extends ShardOptions {
  * integration both publish from it), keyed by the content object, which src/content/site.ts shares likewise.
  */
 const CACHE = Symbol.for('podcast-listener-service.search-artifacts');
-const cache: WeakMap<LoadedContent, Promise<SearchArtifacts>> = ((globalThis as { [CACHE]?: WeakMap<LoadedContent, Promise<SearchArtifacts>> })[CACHE] ??= new WeakMap());
+type Cache = WeakMap<LoadedContent, Map<boolean, Promise<SearchArtifacts>>>;
+const cache: Cache = ((globalThis as { [CACHE]?: Cache })[CACHE] ??= new WeakMap());
 
-/** Builds the index and passages once per content (the endpoints of one build share them). */
-export function searchArtifacts(content: LoadedContent): Promise<SearchArtifacts> {
-  let pending = cache.get(content);
+/**
+ * Builds the index and passages once per content (the endpoints of one build share them). `passageFiles` false:
+ * without the passage files (`passages`, `passageTerms` empty), which the build writes per episode
+ * (episodePassageFiles).
+ */
+export function searchArtifacts(content: LoadedContent, passageFiles = true): Promise<SearchArtifacts> {
+  let byKind = cache.get(content);
+  if (!byKind) cache.set(content, (byKind = new Map()));
+  let pending = byKind.get(passageFiles);
   if (!pending) {
-    pending = buildSearchArtifacts(content);
-    cache.set(content, pending);
+    pending = buildSearchArtifacts(content, { passageFiles });
+    byKind.set(passageFiles, pending);
   }
   return pending;
 }

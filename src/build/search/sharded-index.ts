@@ -73,6 +73,8 @@ export interface ShardOptions {
   shardBytes?: number;
   passagesPerTerm?: number;
   passagesPerChunk?: number;
+  /** false: leave `passages` and `passageTerms` empty (the build writes them per episode, episodePassageFiles). */
+  passageFiles?: boolean;
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -298,32 +300,17 @@ export async function buildShardedIndex(
   }
 
   const perChunk = options.passagesPerChunk ?? PASSAGES_PER_CHUNK;
+  const withPassages = [...byEpisode.keys()].sort((a, b) => a - b);
   const published = new Map<number, PassageChunk[]>();
-  for (const [episode, list] of byEpisode) published.set(episode, encodePassages(episode, list, perChunk));
-  const withPassages = [...published.keys()].sort((a, b) => a - b);
-  // /ask's reading of each passage, published so that no question analyses text: the index's own analysis (cached
-  // by content) with stop words in place, and the terms of the questions asked (only where there is a "?").
-  const analyzer = new Analyzer(lang);
-  const wordsOf = new Map(passages.map((p, i) => [p, analysed.words[i]!]));
   const askTerms = new Map<number, PassageTerms[]>();
-  for (const [episode, list] of byEpisode) {
-    const chunks = published.get(episode)!;
-    askTerms.set(
-      episode,
-      chunks.map((chunk, c) =>
-        encodePassageTerms(
-          episode,
-          chunk.from,
-          list.slice(c * perChunk, (c + 1) * perChunk).map((p) => {
-            const text = p.cues.map(([, t]) => t).join(' ');
-            return {
-              terms: Array.from(wordsOf.get(p)!, (id) => (id < 0 ? '' : analysed.terms[id]!)),
-              questions: text.includes('?') ? questionTerms(text, analyzer) : [],
-            };
-          }),
-        ),
-      ),
-    );
+  if (options.passageFiles !== false) {
+    const analyzer = new Analyzer(lang);
+    const wordsOf = new Map(passages.map((p, i) => [p, analysed.words[i]!]));
+    for (const [episode, list] of byEpisode) {
+      const files = episodePassageFiles(episode, list, analysed.terms, list.map((p) => wordsOf.get(p)!), analyzer, perChunk);
+      published.set(episode, files.chunks);
+      askTerms.set(episode, files.terms);
+    }
   }
 
   const layout: SearchLayout = {
@@ -352,6 +339,40 @@ export async function buildShardedIndex(
     shards,
     passages: published,
     passageTerms: askTerms,
+  };
+}
+
+/**
+ * One episode's passage files: its passages in chunks (/search/passages/<id>/<chunk>.json), and /ask's reading of
+ * each passage (/search/passage-terms/<id>/<chunk>.json), published so that no question analyses text: the
+ * index's own analysis (analysis.ts, cached by content) with stop words in place, and the terms of the questions
+ * asked (only where there is a "?"). Per episode, so the build can write them on another thread than the index.
+ * `words`: each passage's word analyses as indexes into `terms` (-1: a stop word).
+ */
+export function episodePassageFiles(
+  episode: number,
+  passages: BuiltPassage[],
+  terms: readonly string[],
+  words: ReadonlyArray<ArrayLike<number>>,
+  analyzer: Analyzer,
+  perChunk = PASSAGES_PER_CHUNK,
+): { chunks: PassageChunk[]; terms: PassageTerms[] } {
+  const chunks = encodePassages(episode, passages, perChunk);
+  return {
+    chunks,
+    terms: chunks.map((chunk, c) =>
+      encodePassageTerms(
+        episode,
+        chunk.from,
+        passages.slice(c * perChunk, (c + 1) * perChunk).map((p, k) => {
+          const text = p.cues.map(([, t]) => t).join(' ');
+          return {
+            terms: Array.from(words[c * perChunk + k]!, (id) => (id < 0 ? '' : terms[id]!)),
+            questions: text.includes('?') ? questionTerms(text, analyzer) : [],
+          };
+        }),
+      ),
+    ),
   };
 }
 
