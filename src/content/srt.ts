@@ -1,3 +1,5 @@
+import SrtParser from 'srt-parser-2';
+
 export interface Cue {
   /** Start, in seconds (millisecond precision). */
   start: number;
@@ -32,14 +34,13 @@ export function parseSrt(text: string): { cues: Cue[]; problems: SrtProblem[] } 
 }
 
 /**
- * SubRip's blocks: a cue number, a time line, text lines up to a blank line. One pass checks the structure (to
- * tell editors the exact line that is wrong) and reads the cues; the times are rounded to the millisecond. This
- * pass used to be followed by srt-parser-2 reading the text again, which at 1,000 hour-long episodes cost seconds
- * of every build (its timestamp normalisation per cue) for the cues this pass has already delimited.
+ * SubRip's blocks: a cue number, a time line, text lines up to a blank line. srt-parser-2 reads them; it is lenient
+ * and silently drops blocks it cannot read, so the structure is checked first, line by line, to tell editors the
+ * exact line that is wrong. Times are rounded to the millisecond. Each build reads a transcript at most twice (the
+ * content model, cached by content across builds; the renderer, whose files are cached by the transcript's bytes).
  */
 export function parseSrtBlocks(text: string): { blocks: SrtBlock[]; problems: SrtProblem[] } {
   const problems: SrtProblem[] = [];
-  const out: SrtBlock[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   let i = 0;
   let blocks = 0;
@@ -76,12 +77,14 @@ export function parseSrtBlocks(text: string): { blocks: SrtBlock[]; problems: Sr
     previousEnd = end;
     blocks++;
     i += 2;
-    const first = i;
     while (i < lines.length && lines[i]!.trim() !== '') i++;
-    out.push({ start: round3(start), end: round3(end), lines: lines.slice(first, i) });
   }
   if (blocks === 0 && problems.length === 0) problems.push({ line: 1, message: 'contains no cues' });
-  return { blocks: problems.length ? [] : out, problems };
+  if (problems.length) return { blocks: [], problems };
+
+  const parsed = new SrtParser().fromSrt(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));
+  if (parsed.length !== blocks) return { blocks: [], problems: [{ line: 1, message: `only ${parsed.length} of ${blocks} cues could be read` }] };
+  return { blocks: parsed.map((c) => ({ start: round3(c.startSeconds), end: round3(c.endSeconds), lines: c.text.split('\n') })), problems };
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

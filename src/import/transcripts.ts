@@ -1,6 +1,6 @@
 /**
  * A podcast:transcript file (SubRip, WebVTT or the Podcasting 2.0 JSON format) → SubRip, which is what the content
- * model reads (content/transcripts/*.srt). Parsing is done by libraries: srt-parser-2 for SubRip (already the content
+ * model reads (content/transcripts/*.srt). Parsing is done by libraries: srt-parser-2 for SubRip (as the content
  * model's), node-webvtt for WebVTT; JSON is plain data. The result is normalised (ordered, no overlaps, numbered)
  * and then checked with the content model's own SRT parser, so what is written always passes `npm run check`.
  */
