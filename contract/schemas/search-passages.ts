@@ -91,6 +91,17 @@ export class PassageTermsReader {
     this.#file = file;
   }
 
+  /**
+   * A reader for a file as fetched, or undefined when it does not have PassageTermsSchema's shape (checked by hand:
+   * the request path reads ~13 of these a question, and this is what the reader relies on).
+   */
+  static of(body: unknown): PassageTermsReader | undefined {
+    const f = body as Partial<PassageTerms> | null;
+    const valid = f?.version === 1 && Number.isInteger(f.from) && typeof f.terms === 'string' && Number.isInteger(f.width) &&
+      f.width! >= 1 && Array.isArray(f.words) && Array.isArray(f.questions);
+    return valid ? new PassageTermsReader(f as PassageTerms) : undefined;
+  }
+
   /** The number of the chunk's first passage in the episode. */
   get from(): number {
     return this.#file.from;

@@ -22,7 +22,7 @@ import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import {
-  PassageTermsReader, SearchLayoutSchema, type PassageChunk, type PassageTerms, type SearchLayout,
+  PassageTermsReader, SearchLayoutSchema, type PassageChunk, type SearchLayout,
 } from '../../contract/schemas/search-passages.ts';
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
@@ -123,7 +123,6 @@ const ASK_RESCORED_EPISODES = 10;
  */
 const ASK_SCANNED_CHUNKS = 2;
 
-/** One Lunr term clause, run on the top index and on the shards its terms can be in. */
 /** The episodes a lookup matches in the top index (episode metadata), and the index terms it expanded to. */
 interface MetadataMatches {
   matches: Array<{ id: number; score: number; terms: string[] }>;
@@ -131,6 +130,7 @@ interface MetadataMatches {
   unit: number;
 }
 
+/** One Lunr term clause, run on the top index and on the shards its terms can be in. */
 interface Lookup {
   key: string;
   boost: number;
@@ -478,12 +478,7 @@ export class SearchEngine {
     const path = this.layout.passages.terms;
     if (!path) return Promise.resolve(undefined);
     const load = () =>
-      this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => {
-        const body = (await res.json()) as PassageTerms;
-        const valid = body?.version === 1 && Number.isInteger(body.from) && typeof body.terms === 'string' && Number.isInteger(body.width) &&
-          body.width >= 1 && Array.isArray(body.words) && Array.isArray(body.questions);
-        return valid ? new PassageTermsReader(body) : undefined;
-      }).catch(() => undefined);
+      this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => PassageTermsReader.of(await res.json())).catch(() => undefined);
     return loadOnce(this.#chunks, `t${id}/${c}`, 16 * 1024, load, (reader) => 256 + (reader?.bytes ?? 0));
   }
 
@@ -591,10 +586,10 @@ export class SearchEngine {
       const having = new Set<number>();
       presence[ci] = having;
       const scored = c.presence !== 'excluded';
-      for (const l of lookups[ci]!) {
+      for (const [li, l] of lookups[ci]!.entries()) {
         const expanded = new Set<string>();
         // Episode metadata: Lunr's score is Σ fields (Σ terms score) / √(terms expanded), one unit per term.
-        const top = metadataMatches[ci]![lookups[ci]!.indexOf(l)]!;
+        const top = metadataMatches[ci]![li]!;
         for (const t of top.terms) expanded.add(t);
         for (const r of top.matches) {
           if (!this.#episodes.has(r.id)) continue;

@@ -35,6 +35,14 @@ describe('passage analyses published for /ask', () => {
     expect(new PassageTermsReader(file).all()).toEqual(analyses);
   });
 
+  it('reads a fetched file only when it has the published shape', () => {
+    const file = JSON.parse(JSON.stringify(encodePassageTerms(7, 16, [analysePassage('Bread rises. Does it?', analyzer)])));
+    expect(PassageTermsReader.of(file)?.all()).toEqual(new PassageTermsReader(file).all());
+    for (const bad of [null, 'text', {}, { ...file, version: 2 }, { ...file, width: 0 }, { ...file, terms: ['a'] }, { ...file, words: 'AB' }]) {
+      expect(PassageTermsReader.of(bad)).toBeUndefined();
+    }
+  });
+
   it('widens the digits past 64 distinct terms and still reads every term back', () => {
     const words = Array.from({ length: 5000 }, (_, i) => `w${i}`);
     const analyses = [{ terms: ['', ...words.slice(0, 3000)], questions: [] }, { terms: words.slice(2000), questions: [words.slice(4990)] }];
