@@ -14,7 +14,7 @@ export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service 
   RATE_LIMIT_WINDOW_MS  rate-limit window in milliseconds (default: 60000; shorter only for tests)
   RESPONSE_TIMEOUT_MS   a request whose answer has not started by then gets a 503 (default: 30000)
   SEARCH_CACHE_MB       megabytes of the search index (shards, passages) a process keeps loaded (default: 32, which
-                        fits a 128 MB function isolate; \`npm start\` defaults to 48)
+                        fits a 128 MB function isolate)
   SIGNING_KEY    Ed25519 private key (JWK JSON or PKCS#8 PEM) for tokens (EdDSA)
   SIGNING_SECRET secret for HS256 tokens when no SIGNING_KEY is set (dev: a key is generated at start)
   MCP_ALLOWED_ORIGINS  extra browser origins allowed to call /mcp (comma-separated; the site's own and loopback always are)

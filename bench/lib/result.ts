@@ -103,7 +103,10 @@ export interface BenchResult {
     options: { connections: number; duration: number; warmup: number };
     rows: Array<{ host: string; path: string; reqPerSec: number; p99Ms: number; ratioToBare?: number; valid: boolean }>;
   };
+  /** In-process latency under the V8 flags `npm start` runs the server with (package.json). */
   inProcess?: InProcess;
+  /** The same with V8's defaults, as a function isolate runs the engine (no flags can be set there). */
+  inProcessV8Defaults?: InProcess;
   /** The build again with one more episode (same Astro cache). */
   rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }> };
   engines?: {
