@@ -567,13 +567,14 @@ export class SearchEngine {
       terms: string[];
       /** [passage, score, passage, score, ...]: a few entries (a term's best passages, summed over terms). */
       passages: number[];
-      /** /ask: the transcript postings matched (term, posting, the episode's place in it), for the re-ranking. */
-      postings?: Array<[string, Posting, number]>;
     }
+    // /ask: the transcript postings read, in order, for the re-ranked episodes' own (found again for those few
+    // only: recording them for every matching episode was a fifth of a question's garbage).
+    const read: Array<[string, Posting]> | undefined = options.rescore ? [] : undefined;
     const acc = new Map<number, Acc>();
     const entry = (id: number) => {
       let e = acc.get(id);
-      if (!e) acc.set(id, (e = { doc: 0, docTerms: [], terms: [], passages: [], postings: options.rescore ? [] : undefined }));
+      if (!e) acc.set(id, (e = { doc: 0, docTerms: [], terms: [], passages: [] }));
       return e;
     };
     const addTerm = (list: string[], t: string) => {
@@ -609,7 +610,6 @@ export class SearchEngine {
             const e = entry(id);
             expanded.add(t);
             addTerm(e.terms, t);
-            e.postings?.push([t, posting, k]);
             const ps = e.passages;
             for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) {
               const p = posting.passages[i]!;
@@ -627,7 +627,9 @@ export class SearchEngine {
           const terms = !l.wildcard && !l.fuzzy ? [l.key] : expandTerm(shard.tokenSet(), l.key, l.wildcard, l.fuzzy);
           for (const t of terms) {
             const posting = shard.vocabulary.get(t);
-            if (posting) add(posting, t);
+            if (!posting) continue;
+            add(posting, t);
+            if (scored) read?.push([t, posting]);
           }
         }
         if (scored) norm += l.boost * l.boost * expanded.size;
@@ -649,10 +651,10 @@ export class SearchEngine {
       for (let i = 0; i < maxPassages && i < best.length; i++) score += weights.passageWeights[i]! * best[i]![1];
       return score * scale;
     };
-    // The episode's best passages for the whole query (ties: the earlier passage). /api/search needs only the few
-    // its score sums (a common word matches every episode, and sorting each one's whole list was a tenth of such
-    // a search); /ask re-ranks and offers moments from the whole list.
-    const keep = options.rescore ? Infinity : maxPassages;
+    // The episode's best passages for the whole query (ties: the earlier passage), only the few its score sums (a
+    // common word matches every episode, and sorting each one's whole list was a tenth of such a search) or, for
+    // /ask, offers as moments; the episodes /ask re-ranks take their candidates below.
+    const keep = options.rescore ? Math.max(maxPassages, MOMENT.adjacent ? Infinity : MOMENT.max) : maxPassages;
     const ranked = [...acc].map(([id, e]) => {
       const best = bestPassages(e.passages, keep);
       return { id, e, best, score: scoreOf(e, best), moments: undefined as number[] | undefined };
@@ -663,8 +665,8 @@ export class SearchEngine {
       await Promise.all(
         ranked.slice(0, ASK_RESCORED_EPISODES).map(async (r, rank) => {
           if (!r.best.length) return;
-          const candidates: Candidate[] = r.best.slice(0, ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms: r.e.terms }));
-          const rescored = await options.rescore!(r.id, candidates, episodePostings(r.e.postings ?? []), rank).catch(() => ({ ranked: candidates, moments: candidates }));
+          const candidates: Candidate[] = bestPassages(r.e.passages, ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms: r.e.terms }));
+          const rescored = await options.rescore!(r.id, candidates, episodePostings(r.id, read ?? []), rank).catch(() => ({ ranked: candidates, moments: candidates }));
           r.best = rescored.ranked.map((c) => [c.index, c.score]);
           r.moments = pickMoments(rescored.moments);
           r.score = scoreOf(r.e, r.best);
@@ -891,9 +893,11 @@ function expandTerm(vocabulary: lunr.TokenSet, key: string, wildcard: boolean, f
 }
 
 /** /ask's re-ranking reads an episode's postings as term → [passage, score, ...] (ask-understanding.ts). */
-function episodePostings(matched: Array<[string, Posting, number]>): Map<string, number[]> {
+function episodePostings(episode: number, read: Array<[string, Posting]>): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  for (const [term, posting, k] of matched) {
+  for (const [term, posting] of read) {
+    const k = posting.episodes.indexOf(episode);
+    if (k < 0) continue;
     const p: number[] = [];
     for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) p.push(posting.passages[i]!, posting.scores[i]!);
     out.set(term, p);
