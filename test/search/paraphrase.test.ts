@@ -59,7 +59,10 @@
  *     0.633 with the first-person feature);
  *   - why-questions preferring passages with "because / reason / that's why": tune =, fresh 0.572 at weight 0.8; the
  *     host's share of the passage's words as a discount (-0.4): tune +1, held out +1, fresh -1;
- *   - closed-class words as filler (each, another, whether, everywhere, without ...): no figure moves.
+ *   - closed-class words as filler (each, another, whether, everywhere, without ...): no figure moves;
+ *   - with the first-person feature (0.633 / 0.505 / 0.591): a yes/no question preferring a turn that opens with
+ *     "Yes / No / It depends / Not really ...": tune =, fresh 0.572 (weights 0.1-0.8); a what-is question preferring
+ *     "means / called / is a": tune =, held out =, fresh = (0.572 at 0.8).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
