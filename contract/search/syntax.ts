@@ -54,7 +54,8 @@ speakers':
   always weigh less than the words as typed.
 - Episodes are ranked by their best-matching transcript passages (windows of about 30–60 seconds); among an
   episode's passages, the moment preferred is the one that holds more of the question's ideas, close together,
-  with its neighbouring passages and its chapter title as weaker evidence.
+  with its neighbouring passages and its chapter title as weaker evidence; for a question about the listener ("can
+  I ...", "my loaf"), one where the speaker talks to the listener ("you can ...").
 - An episode without a transcript is still placed at a moment: the chapter whose title best matches the question.
 - When nothing matches, a word that appears in no episode gets the same typo-tolerant retry as /api/search, and
   the last word is also tried as a prefix.

@@ -133,6 +133,23 @@ describe('moments', () => {
     expect(pickMoments(ranked)[0]).toBe(2);
   });
 
+  it('for a question in the first person, prefers the passage that speaks to the listener', () => {
+    const texts = ['welcome', 'we slice the loaf after an hour', 'you slice your loaf after an hour, once you can touch it', 'goodbye'];
+    const ctx = { text: (i: number) => texts[i]!, start: (i: number) => i * 30, chapters: [], count: 4 };
+    const parts = { own: 1, related: 0, ownLocal: 1, relatedLocal: 0 };
+    const first = (q: string) => {
+      const u = understandQuestion(q, analyzer, semantic, known());
+      return { u, moment: pickMoments(rescorePassages(u, [1, 2].map((index) => ({ index, score: 1, terms: [], parts })), ctx, analyzer))[0] };
+    };
+    const mine = first('when can I slice my loaf?');
+    expect(mine.u.firstPerson).toBe(true);
+    expect(mine.moment).toBe(2);
+    // Asked about the world, not the listener: the tie stays with the earlier passage.
+    const general = first('when is a loaf sliced?');
+    expect(general.u.firstPerson).toBeUndefined();
+    expect(general.moment).toBe(1);
+  });
+
   it('pickMoments: best first by moment score, at most MOMENT.max, falling back to the score', () => {
     const ranked = [
       { index: 4, score: 3, terms: [], moment: 1 },

@@ -65,6 +65,8 @@ export interface UnderstoodQuestion {
   concepts: string[];
   /** Every term to look up: the question's own words first, then related terms; one entry per index term. */
   terms: WeightedTerm[];
+  /** The listener asks about themselves ("can I ...", "my loaf"): an English question in the first person. */
+  firstPerson?: boolean;
 }
 
 export interface Vocabulary {
@@ -96,7 +98,21 @@ export function understandQuestion(
       if (!prev || (!prev.own && prev.boost < boost)) byTerm.set(r.term, { term: r.term, boost, concept, own: false });
     }
   });
-  return { concepts, terms: [...byTerm.values()] };
+  const firstPerson = analyzer.language === 'en' && FIRST_PERSON_EN.test(question);
+  return { concepts, terms: [...byTerm.values()], ...(firstPerson ? { firstPerson } : {}) };
+}
+
+const FIRST_PERSON_EN = /\b(i|i'm|i've|my|me|we|our)\b/i;
+/** The speaker addressing the listener: how advice is given ("you want to wait an hour", "your starter"). */
+const SECOND_PERSON_EN = /\b(you|your|you're|you'll|yourself|you've)\b/gi;
+
+/**
+ * How much a passage speaks to the listener, in [0, 1] (5 or more second-person words: 1), for a question asked
+ * in the first person: "should I ...?" is answered "you should ...", the host's framing and the guest's
+ * background are not.
+ */
+function addressed(text: string): number {
+  return Math.min(1, (text.match(SECOND_PERSON_EN)?.length ?? 0) / 5);
 }
 
 export interface Candidate {
@@ -261,8 +277,9 @@ export function rescorePassages(
     const score = c.score * evidence + RESCORE.neighbour * neighbours;
     // The host's welcome and farewell name the episode's topics in plain words; the answers come in between.
     const framing = ctx.count !== undefined && ctx.count > 2 && (c.index === 0 || c.index === ctx.count - 1) ? 1 : 0;
+    const advice = c.parts && u.firstPerson ? addressed(ctx.text(c.index)) : 0;
     const moment = c.parts
-      ? momentScore({ ...scaled(c.parts, top), neighbours: neighbours / (top || 1), coverage, proximity, chapter, asked, framing })
+      ? momentScore({ ...scaled(c.parts, top), neighbours: neighbours / (top || 1), coverage, proximity, chapter, asked, framing, advice })
       : undefined;
     return { ...c, score, ...(moment === undefined ? {} : { moment }) };
   });
@@ -363,6 +380,8 @@ export interface MomentFeatures extends ScoreParts {
   asked: number;
   /** 1 for the episode's first and last passage (welcome, farewell). */
   framing: number;
+  /** For a question in the first person: how much the passage speaks to the listener (addressed), in [0, 1]. */
+  advice?: number;
 }
 
 /**
@@ -371,7 +390,7 @@ export interface MomentFeatures extends ScoreParts {
  */
 export const MOMENT = {
   own: 1, related: 1, ownLocal: 0, relatedLocal: 0, neighbours: 0.25,
-  coverage: 0.6, proximity: 0.5, chapter: 1, asked: 0.5, framing: 0.3,
+  coverage: 0.6, proximity: 0.5, chapter: 1, asked: 0.5, framing: 0.3, advice: 0.4,
   adjacent: 0, max: 3,
   /** Leading episodes whose every passage is scored (allCandidates); the others keep their postings' candidates. */
   episodes: 3,
@@ -381,7 +400,7 @@ export const MOMENT = {
 export function momentScore(f: MomentFeatures): number {
   const base = MOMENT.own * f.own + MOMENT.related * f.related + MOMENT.ownLocal * f.ownLocal + MOMENT.relatedLocal * f.relatedLocal;
   const evidence = 1 + MOMENT.coverage * f.coverage + MOMENT.proximity * f.proximity + MOMENT.chapter * f.chapter + MOMENT.asked * f.asked;
-  return (base * evidence + MOMENT.neighbours * f.neighbours) * (1 - MOMENT.framing * f.framing);
+  return (base * evidence + MOMENT.neighbours * f.neighbours) * (1 - MOMENT.framing * f.framing) * (1 + MOMENT.advice * (f.advice ?? 0));
 }
 
 /** The passages a result offers as moments, best first: by their moment score (the episode's score otherwise). */

@@ -94,7 +94,8 @@ without a transcript passage has no \`moments\`.
 a question's common words ("long", "people") below its rare ones, also matches words of the show related to the
 question's (WordNet synonyms, broader and narrower words, and words that keep occurring together in the show's
 transcripts, computed at build time into /search/semantic.json), and prefers passages where the question's words
-occur close together or that the host's own question introduces. An episode without a transcript is placed at its
+occur close together or that the host's own question introduces (for a question in the first person, "can I ...",
+one where the speaker addresses the listener, "you can ..."). An episode without a transcript is placed at its
 best-matching chapter.
 
 ${extras.searchSyntax ?? ''}
