@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseSrt } from '../content/srt.ts';
+import { cachedParse, configureParseCache, parseCacheStats } from '../content/parse-cache.ts';
+import { parseSrt, parseSrtBlocks } from '../content/srt.ts';
 import { parseVtt } from '../content/vtt.ts';
 import { renderTranscript, toPodcastJson, transcriptFiles } from './transcripts.ts';
 
@@ -50,5 +51,31 @@ describe('transcripts out', () => {
     expect(srt).toBe('1\n00:00:00,000 --> 00:00:04,000\nMaya: Hello\n\n2\n00:00:04,200 --> 00:01:10,000\nInes: Hi.\n');
     expect(parseSrt(srt).problems).toEqual([]);
     expect(toPodcastJson([{ start: 0, end: 1, lines: ['no speaker'] }]).segments).toEqual([{ startTime: 0, endTime: 1, body: 'no speaker' }]);
+  });
+
+  it("takes an SRT's blocks from the content model's parse when that read the same text, and renders the same", () => {
+    const variants = { lf: SRT, crlfWithBom: `\uFEFF${SRT.replace(/\n/g, '\r\n')}`, loneCr: SRT.replace('Hello <i>and</i>\n', 'Hello <i>and</i>\r'), twoBoms: `\uFEFF\uFEFF${SRT}` };
+    const uncached = Object.fromEntries(
+      Object.entries(variants).map(([name, text]) => {
+        const source = { path: file(`${name}.srt`, text), format: 'srt' as const };
+        return [name, ['srt', 'vtt', 'json'].map((ext) => renderTranscript(source, ext as 'srt' | 'vtt' | 'json'))];
+      }),
+    );
+    const cache = mkdtempSync(join(tmpdir(), 'transcripts-cache-'));
+    configureParseCache(cache);
+    try {
+      for (const [name, text] of Object.entries(variants)) {
+        // What the content model reads (src/content/load.ts): the file as it is.
+        cachedParse(parseSrtBlocks, text);
+        const before = parseCacheStats();
+        const source = { path: file(`${name}.srt`, text), format: 'srt' as const };
+        expect(['srt', 'vtt', 'json'].map((ext) => renderTranscript(source, ext as 'srt' | 'vtt' | 'json')), name).toEqual(uncached[name]);
+        // Shared where parsing the file as it is gives what parsing its normalized text does: no lone CR, one BOM at most.
+        expect(parseCacheStats().hits - before.hits, name).toBe(name === 'loneCr' || name === 'twoBoms' ? 0 : 1);
+      }
+    } finally {
+      configureParseCache(undefined);
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

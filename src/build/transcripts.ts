@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import type { LoadedEpisode } from '../content/load.ts';
 import { parseVtt } from '../content/vtt.ts';
 import { parseSrtBlocks } from '../content/srt.ts';
+import { cachedParse } from '../content/parse-cache.ts';
 import { splitSpeaker } from '../components/transcript.ts';
 
 export interface TranscriptCue {
@@ -39,24 +40,33 @@ export function transcriptFiles(episode: Pick<LoadedEpisode, 'srtFile' | 'hasSrt
 /**
  * Reads a transcript the content model has validated, keeping its line breaks. Its three formats are rendered one
  * after the other, so the last one read is reused when the file has not changed. A build keeps the rendered files
- * by the transcript's bytes instead (src/integration/transcript-cache.ts), so the parse is not cached on its own.
+ * by the transcript's bytes (src/integration/transcript-cache.ts); an SRT's blocks come from the content model's
+ * parse (srtTranscriptCues).
  */
 export function readTranscript(source: { path: string; format: 'srt' | 'vtt' }): { text: string; cues: TranscriptCue[] } {
-  const text = readFileSync(source.path, 'utf8').replace(/^\uFEFF/, '');
+  const raw = readFileSync(source.path, 'utf8');
+  const text = raw.replace(/^\uFEFF/, '');
   const parse = source.format === 'vtt' ? vttTranscriptCues : srtTranscriptCues;
-  const cues = last && last.parse === parse && last.text === text ? last.cues : parse(text);
+  const cues = last && last.parse === parse && last.text === text ? last.cues : parse(text, raw);
   last = { parse, text, cues };
   return { text, cues };
 }
 
-let last: { parse: (text: string) => TranscriptCue[]; text: string; cues: TranscriptCue[] } | undefined;
+let last: { parse: (text: string, raw: string) => TranscriptCue[]; text: string; cues: TranscriptCue[] } | undefined;
 
 function vttTranscriptCues(text: string): TranscriptCue[] {
   return parseVtt(text).cues.map((c) => ({ start: c.start, end: c.end, lines: c.lines }));
 }
 
-function srtTranscriptCues(text: string): TranscriptCue[] {
-  return parseSrtBlocks(text.replace(/\r\n?/g, '\n')).blocks.map((c) => ({
+/**
+ * `raw`: the file as read, which the content model parsed and kept by content (src/content/load.ts): the same
+ * blocks come from that cache when parsing `raw` gives what parsing the normalized text does, i.e. when it has no
+ * lone CR (a line break here, none to the line-by-line check) and no second BOM; otherwise the text is parsed.
+ */
+function srtTranscriptCues(text: string, raw: string): TranscriptCue[] {
+  const normalized = text.replace(/\r\n?/g, '\n');
+  const sameParse = !/\r(?!\n)/.test(raw) && !raw.startsWith('\uFEFF\uFEFF');
+  return (sameParse ? cachedParse(parseSrtBlocks, raw) : parseSrtBlocks(normalized)).blocks.map((c) => ({
     start: c.start,
     end: c.end,
     lines: c.lines.map((l) => l.replace(/<[^>]+>|\{\\[^}]*\}/g, '').trim()).filter(Boolean),

@@ -13,7 +13,7 @@ import { EpisodeFrontmatterSchema, type Episode } from '../../contract/schemas/e
 import { PodcastConfigSchema, type PodcastConfig } from '../../contract/schemas/podcast.ts';
 import { formatDuration, parseDuration } from '../../contract/duration.ts';
 import { markdownToHtml, markdownToText } from './markdown.ts';
-import { parseSrt, type Cue } from './srt.ts';
+import { parseSrtBlocks, srtCues, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
 import { cachedParse } from './parse-cache.ts';
 import { checkCategories } from './itunes-categories.ts';
@@ -228,7 +228,7 @@ function loadEpisode(
     } else {
       const format = transcriptName.endsWith('.vtt') ? 'vtt' : 'srt';
       const text = readFileSync(srtPath, 'utf8');
-      const { cues: parsedCues, problems } = format === 'vtt' ? cachedParse(parseVtt, text) : cachedParse(parseSrt, text);
+      const { cues: parsedCues, problems } = format === 'vtt' ? cachedParse(parseVtt, text) : cachedParse(parseSrtKeepingBlocks, text);
       for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
       if (!problems.length) {
         cues = parsedCues.map(({ start, end, text: t }) => ({ start, end, text: t }));
@@ -290,6 +290,15 @@ function loadEpisode(
     episodeType,
   };
   return episode;
+}
+
+/**
+ * parseSrt, with the blocks srt-parser-2 reads kept by content as well (src/content/parse-cache.ts): the transcript
+ * renderer, on another thread of the build, takes them from there (src/build/transcripts.ts) instead of reading the
+ * file again. The cues are kept on their own, so a rebuild reads only them.
+ */
+function parseSrtKeepingBlocks(text: string): ReturnType<typeof srtCues> {
+  return srtCues(cachedParse(parseSrtBlocks, text));
 }
 
 const AUDIO_TYPES: Record<string, string> = {
