@@ -57,7 +57,7 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[st
  */
 export async function* episodeDocuments(content: LoadedContent, options: { placed?: (episode: LoadedEpisode) => boolean } = {}): AsyncGenerator<[string, string]> {
   const language = languageKey(content.show.language);
-  const analyzer = new Analyzer(await loadLanguage(language));
+  const analyzer = new Analyzer(await loadLanguage(language), { unboundedCaches: true });
   for (const e of content.episodes) {
     if (e.transcript && !options.placed?.(e)) {
       for (const f of transcriptFiles(e)) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];

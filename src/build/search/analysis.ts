@@ -107,7 +107,7 @@ function analyserFor(language: string): Promise<(texts: string[]) => GroupAnalys
       const identity = [ANALYSIS_VERSION, lunr.version, lang.key, JSON.stringify(pipeline.toJSON()), analyseGroup.toString()].join('\0');
       const tokenCache = new Map<string, string[]>();
       // A token the pipeline drops is a stop word if the trimmer leaves something of it (Analyzer#wordIn's rule).
-      const analyzer = new Analyzer(lang);
+      const analyzer = new Analyzer(lang, { unboundedCaches: true });
       const isWord = (token: string) => analyzer.normalize(token) !== '';
       return (texts: string[]) => cachedByContent(identity, texts.join('\u0001'), () => analyseGroup(texts, pipeline, tokenCache, isWord));
     })();

@@ -94,7 +94,7 @@ const DEFAULTS = { minTagged: 1, maxRelated: 6, maxDocShare: 0.15, minShared: 3,
 export async function buildSemantic(input: SemanticInput, options: SemanticOptions = {}): Promise<SemanticData> {
   const o = { ...DEFAULTS, ...options };
   const w = { ...RELATION_WEIGHTS, ...options.weights };
-  const analyzer = new Analyzer(await loadLanguage(input.language));
+  const analyzer = new Analyzer(await loadLanguage(input.language), { unboundedCaches: true });
 
   // The show's vocabulary: index term → number of passages it occurs in. The passages' words are analysed as the
   // index analyses them (analysis.ts: Lunr's tokenizer and the index pipeline, the same terms analyzer.words and

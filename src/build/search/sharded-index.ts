@@ -304,7 +304,7 @@ export async function buildShardedIndex(
   const published = new Map<number, PassageChunk[]>();
   const askTerms = new Map<number, PassageTerms[]>();
   if (options.passageFiles !== false) {
-    const analyzer = new Analyzer(lang);
+    const analyzer = new Analyzer(lang, { unboundedCaches: true });
     const wordsOf = new Map(passages.map((p, i) => [p, analysed.words[i]!]));
     for (const [episode, list] of byEpisode) {
       const files = episodePassageFiles(episode, list, analysed.terms, list.map((p) => wordsOf.get(p)!), analyzer, perChunk);
