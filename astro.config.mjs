@@ -38,6 +38,9 @@ export default defineConfig({
   // The client router (<ClientRouter /> in src/layouts/Base.astro) would otherwise prefetch every link on hover:
   // requests a listener never asked for, counted against the contract's 60-a-minute rate limit.
   prefetch: false,
+  // A rebuild copies every page whose cacheKey (src/build/page-key.ts) and code are unchanged from the cache
+  // instead of rendering it again: adding one episode renders that episode's page and its neighbours, not them all.
+  experimental: { incrementalBuild: true },
   // contentCheck: a build of content with mistakes lists them all and exits 1 before rendering anything.
   // After prerendering, in this order: .br/.gz beside each text file of the build, then the bulk documents
   // (transcripts, chapters, the search index's files: thousands of files made on a worker thread while Astro

@@ -6,13 +6,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * Runs the real `astro build` into .test-build/<name>-<pid> and resolves to that folder.
- * env lets a test build other content (CONTENT_DIR) or another site URL (SITE_URL).
+ * env lets a test build other content (CONTENT_DIR) or another site URL (SITE_URL); output collects Astro's log.
  */
-export async function buildSite(options: { name: string; env?: Record<string, string> }): Promise<string> {
+export async function buildSite(options: { name: string; env?: Record<string, string>; output?: string[] }): Promise<string> {
   const outDir = join(ROOT, '.test-build', `${options.name}-${process.pid}`);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const output: string[] = [];
+  const output = options.output ?? [];
   const code = await new Promise<number | null>((done) => {
     const child = spawn(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
       cwd: ROOT,

@@ -1,0 +1,106 @@
+/**
+ * Adding an episode and rebuilding (astro.config.mjs's experimental.incrementalBuild, keys in
+ * src/build/page-key.ts): the pages the new episode does not touch are copied from the previous build's cache
+ * instead of rendered again, those it does touch are rendered, and every page is the same, byte for byte, as in
+ * a build of the same content from scratch.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildSite, removeBuild } from '../helpers/build.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const cleanup: Array<() => void> = [];
+afterAll(() => {
+  for (const undo of cleanup.reverse()) undo();
+});
+
+/** Every HTML page of a build's client folder, by path. */
+function pages(distDir: string): Map<string, Buffer> {
+  const client = join(distDir, 'client');
+  const out = new Map<string, Buffer>();
+  for (const entry of readdirSync(client, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith('.html')) {
+      const file = join(entry.parentPath, entry.name);
+      out.set(`/${relative(client, file)}`, readFileSync(file));
+    }
+  }
+  return out;
+}
+
+/** The pages Astro copied from its cache ("(restored)") and those it rendered ("(+12ms)"), from its log. */
+function prerendered(log: string): { restored: string[]; rendered: string[] } {
+  // eslint-disable-next-line no-control-regex
+  const lines = log.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const page = (line: string) => /[├└]─ (\S+\.html)/.exec(line)?.[1];
+  return {
+    restored: lines.filter((l) => l.includes('(restored)')).map(page).filter((p) => p !== undefined),
+    rendered: lines.filter((l) => /\(\+[\d.]+m?s\)/.test(l)).map(page).filter((p) => p !== undefined),
+  };
+}
+
+describe('a rebuild after adding an episode', () => {
+  let log = '';
+  let rebuilt = new Map<string, Buffer>();
+  let scratch = new Map<string, Buffer>();
+
+  beforeAll(async () => {
+    // The sample with a 14th episode: the 13th's page as a template, the 12th's transcript.
+    const content = mkdtempSync(join(tmpdir(), 'incremental-content-'));
+    cleanup.push(() => rmSync(content, { recursive: true, force: true }));
+    cpSync(join(ROOT, 'content'), content, { recursive: true });
+    const template = readFileSync(join(content, 'episodes/013-chess.md'), 'utf8');
+    writeFileSync(
+      join(content, 'episodes/014-chess-again.md'),
+      template
+        .replace(/^id: 13$/m, 'id: 14')
+        .replace(/^title: .*$/m, 'title: "Chess openings, once more"')
+        .replace(/^date: .*$/m, 'date: 2025-12-02')
+        .replaceAll('013-chess', '014-chess-again'),
+    );
+    cpSync(join(content, 'audio/013-chess.mp3'), join(content, 'audio/014-chess-again.mp3'));
+    cpSync(join(content, 'transcripts/012-typography.srt'), join(content, 'transcripts/014-chess-again.srt'));
+
+    // The previous build is the sample's (global setup); its cache is copied, so that build stays as it was.
+    const cache = mkdtempSync(join(tmpdir(), 'incremental-cache-'));
+    cleanup.push(() => rmSync(cache, { recursive: true, force: true }));
+    cpSync(`${inject('distDir')}-cache`, cache, { recursive: true });
+    const output: string[] = [];
+    const again = await buildSite({ name: 'incremental', env: { CONTENT_DIR: content, ASTRO_CACHE_DIR: cache }, output });
+    cleanup.push(() => removeBuild(again));
+    log = output.join('');
+    rebuilt = pages(again);
+
+    const fresh = await buildSite({ name: 'incremental-scratch', env: { CONTENT_DIR: content } });
+    cleanup.push(() => removeBuild(fresh));
+    scratch = pages(fresh);
+  }, 300_000);
+
+  it('copies the pages the new episode leaves alone and renders the ones it changes', () => {
+    const { restored, rendered } = prerendered(log);
+    // The other episodes' pages, and the lists of the guests and topics the new episode does not share.
+    for (const slug of ['001-sourdough', '006-jazz', '012-typography']) expect(restored).toContain(`/episodes/${slug}/index.html`);
+    expect(restored).toContain('/episodes/topic/beekeeping/index.html');
+    expect(restored).toContain('/episodes/season/1/index.html');
+    // The new page, its neighbour (whose "next" link now leads to it), and the lists it joins.
+    for (const page of [
+      '/episodes/014-chess-again/index.html',
+      '/episodes/013-chess/index.html',
+      '/episodes/index.html',
+      '/episodes/season/2/index.html',
+      '/episodes/topic/chess/index.html',
+      '/episodes/guest/anya-petrova/index.html',
+    ]) {
+      expect(rendered).toContain(page);
+    }
+    expect(restored.filter((p) => rendered.includes(p))).toEqual([]);
+  });
+
+  it('publishes the same pages as a build from scratch', () => {
+    expect([...rebuilt.keys()].sort()).toEqual([...scratch.keys()].sort());
+    const differ = [...scratch].filter(([path, body]) => !rebuilt.get(path)?.equals(body)).map(([path]) => path);
+    expect(differ).toEqual([]);
+    expect(rebuilt.get('/episodes/013-chess/index.html')!.toString()).toContain('Chess openings, once more');
+  });
+});
