@@ -47,24 +47,24 @@ export async function writeAssetManifest(
   known: Map<string, FileFacts> | undefined = precompressedFacts(root),
 ): Promise<AssetManifest> {
   const found = new Map<string, string>();
-  const walk = async (dir: string, urlDir: string) => {
+  // Folders read side by side, and files looked at IN_FLIGHT at a time below: awaited one by one, the ~50,000
+  // files of a 1,000-episode output kept this step (the last of a build, after everything else) 3-4 s on stats.
+  const walk = async (dir: string, urlDir: string): Promise<void> => {
+    const subdirs: Array<Promise<void>> = [];
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       // Dot-files are never published, except the .well-known documents.
       if (entry.name.startsWith('.') && !(urlDir === '' && entry.name === '.well-known')) continue;
       const full = join(dir, entry.name);
       const urlPath = `${urlDir}/${entry.name}`;
-      if (entry.isDirectory()) await walk(full, urlPath);
+      if (entry.isDirectory()) subdirs.push(walk(full, urlPath));
       else if (entry.isFile()) found.set(urlPath, full);
     }
+    await Promise.all(subdirs);
   };
   await walk(root, '');
   found.delete(MANIFEST_PATH);
 
-  const files: Record<string, AssetEntry> = {};
-  for (const [path, full] of [...found].sort(([a], [b]) => a.localeCompare(b))) {
-    // foo.br / foo.gz beside foo are foo's stored variants, not documents of their own.
-    const base = /\.(br|gz)$/.exec(path) ? path.slice(0, -3) : undefined;
-    if (base && found.has(base)) continue;
+  const describe = async (path: string, full: string): Promise<AssetEntry> => {
     const type = contentTypeFor(path);
     const facts = known?.get(path);
     const info = await stat(full);
@@ -89,12 +89,25 @@ export async function writeAssetManifest(
     if (type.startsWith('text/html')) entry.csp = contentSecurityPolicy(inlineScriptHashes(body!.toString('utf8')));
     if (/^(audio|video)\//.test(type)) entry.seekable = true;
     if (isFunctionRouted(path)) entry.fn = true;
-    files[path] = entry;
+    return entry;
+  };
+
+  // foo.br / foo.gz beside foo are foo's stored variants, not documents of their own.
+  const documents = [...found]
+    .filter(([path]) => !(/\.(br|gz)$/.test(path) && found.has(path.slice(0, -3))))
+    .sort(([a], [b]) => a.localeCompare(b));
+  const entries: AssetEntry[] = new Array(documents.length);
+  for (let i = 0; i < documents.length; i += IN_FLIGHT) {
+    await Promise.all(documents.slice(i, i + IN_FLIGHT).map(async ([path, full], k) => (entries[i + k] = await describe(path, full))));
   }
+  const files: Record<string, AssetEntry> = {};
+  documents.forEach(([path], i) => (files[path] = entries[i]!));
   const manifest = AssetManifestSchema.parse({ version: 1, generated_at: new Date().toISOString(), siteUrl, files });
   await writeFile(join(root, MANIFEST_PATH.slice(1)), JSON.stringify(manifest));
   return manifest;
 }
+
+const IN_FLIGHT = 64;
 
 function etag(body: Buffer): string {
   return createHash('sha1').update(body).digest('base64url').slice(0, 22);
