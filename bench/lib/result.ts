@@ -87,6 +87,8 @@ export interface BenchResult {
     phases: Array<{ name: string; ms: number }>;
     notes: string[];
     routes: Array<{ path: string; count: number; ms: number }>;
+    /** Pages copied from an earlier build's cache (Astro's incremental build) instead of rendered. */
+    restored?: number;
   };
   documents?: DocumentSize[];
   /** The website's pages a listener downloads (bench/lib/site-pages.ts). */
@@ -108,7 +110,8 @@ export interface BenchResult {
   /** The same with V8's defaults, as a function isolate runs the engine (no flags can be set there). */
   inProcessV8Defaults?: InProcess;
   /** The build again with one more episode (same Astro cache). */
-  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }> };
+  /** `restored`: pages Astro copied from the previous build's cache (incremental build) instead of rendering them. */
+  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }>; restored?: number };
   engines?: {
     build?: { documents?: number; passages?: number; minisearch?: EngineBuild; lunr?: EngineBuild };
     lunr?: EngineQuery;
