@@ -31,20 +31,23 @@ export const PassageSchema = z.object({
 export type Passage = z.infer<typeof PassageSchema>;
 
 /**
- * /search/passage-terms/<id>/<c>.json: what /ask reads of chunk c of an episode's passages besides their text
- * (contract/search/passage-terms.ts), made at build time so that the request path does not analyse text (bench/,
- * N = 1,000: a third of /ask's time). A file of its own, not a field of the passages' chunk: every search reads
- * chunks for its snippets, and at N = 1,000 the analysis made them twice the size (search CPU +27%). The distinct
- * terms are one space-separated string (index terms hold no spaces), split only when read: a JSON array of a
- * thousand short strings parsed five times slower than the whole passages' chunk. A word's term is an index into
- * them (0: a stop word; k: the k-th term), written as `width` digits of TERM_DIGITS, one string per passage.
+ * /search/passage-terms/<id>/<c>.json: what /ask reads of chunk c of an episode's passages (contract/search/
+ * passage-terms.ts), made at build time so that the request path does not analyse text (bench/, N = 1,000: a third
+ * of /ask's time), and with each passage's start and second-person words so that re-ranking reads no passage text
+ * at all: the passages' own chunks are then read only for the moments a result shows. A file of its own, not a
+ * field of the passages' chunk: every search reads chunks for its snippets, and at N = 1,000 the analysis made them
+ * twice the size (search CPU +27%). The distinct terms are one space-separated string in code-unit order (index
+ * terms hold no spaces), never split by a reader: it finds a question's terms in it by binary search. A word's term
+ * is an index into them (0: a stop word; k: the k-th term), written as `width` digits of TERM_DIGITS, one string
+ * per passage; a reader keeps them as typed arrays (PassageTermsReader).
  */
 export const PassageTermsSchema = z.object({
-  version: z.literal(1),
+  /** 2: sorted terms, starts and addressed (1 had the terms in order of appearance and neither). */
+  version: z.literal(2),
   episode: z.int().positive(),
   /** The number of the chunk's first passage in the episode, as in the passages' chunk. */
   from: z.int().nonnegative(),
-  /** The chunk's distinct index terms, separated by single spaces. */
+  /** The chunk's distinct index terms, in code-unit order, separated by single spaces. */
   terms: z.string(),
   /** Digits per term index in `words`. */
   width: z.int().min(1).max(4),
@@ -52,6 +55,10 @@ export const PassageTermsSchema = z.object({
   words: z.array(z.string()),
   /** Per passage, the terms of each question asked in it, as term indexes. */
   questions: z.array(z.array(z.array(z.int().nonnegative()))),
+  /** Per passage, the seconds it starts at (its first cue's start, as in the passages' chunk). */
+  starts: z.array(z.number().nonnegative()),
+  /** Per passage, its words addressing the listener (secondPersonWords). */
+  addressed: z.array(z.int().nonnegative()),
 });
 export type PassageTerms = z.infer<typeof PassageTermsSchema>;
 
@@ -60,17 +67,19 @@ export const TERM_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < TERM_DIGITS.length; i++) DIGIT_VALUE[TERM_DIGITS.charCodeAt(i)] = i;
 
-/** A chunk's passage analyses as published (decoded by PassageTermsReader). */
-export function encodePassageTerms(episode: number, from: number, analyses: PassageAnalysis[]): PassageTerms {
-  const ids = new Map<string, number>([['', 0]]);
-  const terms = [''];
-  const id = (term: string) => {
-    let i = ids.get(term);
-    if (i === undefined) ids.set(term, (i = terms.push(term) - 1));
-    return i;
-  };
-  const words = analyses.map((a) => a.terms.map(id));
-  const questions = analyses.map((a) => a.questions.map((q) => q.map(id)));
+/** Code-unit order, as the terms of a PassageTerms file are sorted and searched. */
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A chunk's passage analyses, with each passage's start (seconds), as published (read by PassageTermsReader). */
+export function encodePassageTerms(episode: number, from: number, analyses: PassageAnalysis[], starts: number[]): PassageTerms {
+  if (starts.length !== analyses.length) throw new Error(`passage terms of episode ${episode}: ${analyses.length} analyses, ${starts.length} starts`);
+  const distinct = new Set<string>();
+  for (const a of analyses) {
+    for (const t of a.terms) if (t) distinct.add(t);
+    for (const q of a.questions) for (const t of q) if (t) distinct.add(t);
+  }
+  const terms = ['', ...[...distinct].sort(byCodeUnit)];
+  const ids = new Map(terms.map((t, i) => [t, i]));
   let width = 1;
   while (TERM_DIGITS.length ** width < terms.length) width++;
   const digits = (n: number) => {
@@ -80,15 +89,85 @@ export function encodePassageTerms(episode: number, from: number, analyses: Pass
   };
   // Each index's digits made once (a chunk has at most a few thousand terms; the build writes millions of words).
   const written = terms.map((_, i) => digits(i));
-  return { version: 1, episode, from, terms: terms.slice(1).join(' '), width, words: words.map((w) => w.map((i) => written[i]).join('')), questions };
+  return {
+    version: 2,
+    episode,
+    from,
+    terms: terms.slice(1).join(' '),
+    width,
+    words: analyses.map((a) => a.terms.map((t) => written[ids.get(t)!]).join('')),
+    questions: analyses.map((a) => a.questions.map((q) => q.map((t) => ids.get(t)!))),
+    starts,
+    addressed: analyses.map((a) => a.addressed),
+  };
 }
 
-/** Reads a chunk's published analyses, passage by passage (the term list is split once, on first use). */
+/**
+ * Reads a chunk's published analyses, passage by passage. What it keeps is one string (the sorted terms) and typed
+ * arrays, weighed by their size (`bytes`): ~10 KB for a chunk of an hour-long episode where the parsed file with
+ * its terms split was ~26 KB, so a budget holds more than twice as many, and a scavenge copies and a full collection
+ * marks a few objects per chunk instead of hundreds of strings. A question finds its own terms in the chunk
+ * (`names`) and reads each passage's words as those terms, every other word as NOT_ASKED.
+ */
 export class PassageTermsReader {
-  readonly #file: PassageTerms;
-  #terms: string[] | undefined;
+  readonly from: number;
+  /** The sorted terms, space-separated, and where term k (from 1) starts in it (at[k + 1] - 1: where it ends). */
+  readonly #terms: string;
+  readonly #at: Uint32Array;
+  /** Every passage's words as term indexes, passage n's from words[wordAt[n]] up to words[wordAt[n + 1]]. */
+  readonly #words: Uint16Array | Uint32Array;
+  readonly #wordAt: Uint32Array;
+  /** Passage n's questions: questionAt[n] … questionAt[n + 1] - 1, question q's terms asked[askedAt[q] …]. */
+  readonly #questionAt: Uint32Array;
+  readonly #askedAt: Uint32Array;
+  readonly #asked: Uint16Array | Uint32Array;
+  readonly #starts: Float64Array;
+  readonly #addressed: Uint32Array;
+
   constructor(file: PassageTerms) {
-    this.#file = file;
+    this.from = file.from;
+    const text = file.terms;
+    this.#terms = text;
+    let count = text ? 1 : 0;
+    for (let at = text.indexOf(' '); at >= 0; at = text.indexOf(' ', at + 1)) count++;
+    this.#at = new Uint32Array(count + 2);
+    this.#at[1] = 0;
+    for (let k = 2, at = text.indexOf(' '); k <= count; k++, at = text.indexOf(' ', at + 1)) this.#at[k] = at + 1;
+    this.#at[count + 1] = text.length + 1;
+    const Indexes = count + 1 <= 0xffff ? Uint16Array : Uint32Array;
+    const { width } = file;
+    let words = 0;
+    for (const w of file.words) words += Math.floor(w.length / width);
+    this.#words = new Indexes(words);
+    this.#wordAt = new Uint32Array(file.words.length + 1);
+    let w = 0;
+    file.words.forEach((digits, n) => {
+      this.#wordAt[n] = w;
+      for (let at = 0; at + width <= digits.length; w++) {
+        let i = 0;
+        for (let k = 0; k < width; k++) i = i * TERM_DIGITS.length + DIGIT_VALUE[digits.charCodeAt(at++) & 127]!;
+        this.#words[w] = i <= count ? i : 0;
+      }
+    });
+    this.#wordAt[file.words.length] = w;
+    const passages = file.words.length;
+    let questions = 0;
+    let asked = 0;
+    for (const qs of file.questions.slice(0, passages)) for (const q of qs) (questions++, (asked += q.length));
+    this.#questionAt = new Uint32Array(passages + 1);
+    this.#askedAt = new Uint32Array(questions + 1);
+    this.#asked = new Indexes(asked);
+    for (let n = 0, q = 0, a = 0; n < passages; n++) {
+      this.#questionAt[n] = q;
+      for (const terms of file.questions[n] ?? []) {
+        this.#askedAt[q++] = a;
+        for (const t of terms) this.#asked[a++] = t <= count ? t : 0;
+      }
+      this.#questionAt[n + 1] = q;
+      this.#askedAt[q] = a;
+    }
+    this.#starts = Float64Array.from({ length: passages }, (_, n) => file.starts[n] ?? 0);
+    this.#addressed = Uint32Array.from({ length: passages }, (_, n) => file.addressed[n] ?? 0);
   }
 
   /**
@@ -97,59 +176,111 @@ export class PassageTermsReader {
    */
   static of(body: unknown): PassageTermsReader | undefined {
     const f = body as Partial<PassageTerms> | null;
-    const valid = f?.version === 1 && Number.isInteger(f.from) && typeof f.terms === 'string' && Number.isInteger(f.width) &&
-      f.width! >= 1 && Array.isArray(f.words) && Array.isArray(f.questions);
+    const valid = f?.version === 2 && Number.isInteger(f.from) && typeof f.terms === 'string' && Number.isInteger(f.width) &&
+      f.width! >= 1 && Array.isArray(f.words) && Array.isArray(f.questions) && Array.isArray(f.starts) && Array.isArray(f.addressed) &&
+      f.words.every((w) => typeof w === 'string') && f.questions.every(Array.isArray);
     return valid ? new PassageTermsReader(f as PassageTerms) : undefined;
-  }
-
-  /** The number of the chunk's first passage in the episode. */
-  get from(): number {
-    return this.#file.from;
   }
 
   /** How many passages the chunk has. */
   get passages(): number {
-    return this.#file.words.length;
+    return this.#wordAt.length - 1;
   }
 
-  /** About what the reader holds, in bytes: its strings, and the term list once split (~24 bytes a term). */
+  /** How many distinct terms the chunk's words have. */
+  get size(): number {
+    return this.#at.length - 2;
+  }
+
+  /** About what the reader holds, in bytes: its string (two bytes a character at most) and typed arrays. */
   get bytes(): number {
-    let bytes = 2 * this.#file.terms.length;
-    for (const w of this.#file.words) bytes += 24 + w.length;
-    for (let at = this.#file.terms.indexOf(' '); at >= 0; at = this.#file.terms.indexOf(' ', at + 1)) bytes += 24;
-    return bytes;
+    return 2 * this.#terms.length + 160 + this.#at.byteLength + this.#words.byteLength + this.#wordAt.byteLength +
+      this.#questionAt.byteLength + this.#askedAt.byteLength + this.#asked.byteLength + this.#starts.byteLength + this.#addressed.byteLength;
   }
 
-  #list(): string[] {
-    this.#terms ??= ['', ...(this.#file.terms ? this.#file.terms.split(' ') : [])];
-    return this.#terms;
+  /** Term k (from 1); '' for 0 (a stop word). */
+  term(k: number): string {
+    return k >= 1 && k < this.#at.length - 1 ? this.#terms.slice(this.#at[k], this.#at[k + 1]! - 1) : '';
   }
 
-  /** Passage n's terms (n from the chunk's first passage): each word's term in order, '' for a stop word. */
-  terms(n: number): string[] {
-    const terms = this.#list();
-    const { width } = this.#file;
-    const text = this.#file.words[n] ?? '';
-    const out = new Array<string>(Math.floor(text.length / width));
-    for (let w = 0, at = 0; w < out.length; w++) {
-      let i = 0;
-      for (let k = 0; k < width; k++) i = i * TERM_DIGITS.length + DIGIT_VALUE[text.charCodeAt(at++) & 127]!;
-      out[w] = terms[i] ?? '';
+  /** The index of a term among the chunk's (from 1), or 0 when none of its words has it. Binary search, no copies. */
+  indexOf(term: string): number {
+    const text = this.#terms;
+    let lo = 1;
+    let hi = this.#at.length - 2;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const from = this.#at[mid]!;
+      const length = this.#at[mid + 1]! - 1 - from;
+      let c = 0;
+      for (let i = 0; c === 0 && i < length && i < term.length; i++) c = text.charCodeAt(from + i) - term.charCodeAt(i);
+      if (c === 0) c = length - term.length;
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
+  /**
+   * The names a question reads the chunk's words by: its own terms as themselves, every other term as `other`, a
+   * stop word as ''. With `terms` undefined, every term as itself.
+   */
+  names(terms?: Iterable<string>, other = NOT_ASKED): string[] {
+    const size = this.size;
+    if (!terms) return Array.from({ length: size + 1 }, (_, k) => this.term(k));
+    const names = new Array<string>(size + 1).fill(other);
+    names[0] = '';
+    for (const t of terms) {
+      const k = this.indexOf(t);
+      if (k) names[k] = t;
+    }
+    return names;
+  }
+
+  /** Passage n's terms (n from the chunk's first passage): each word's term in order (by `names`), '' for a stop word. */
+  terms(n: number, names: readonly string[] = this.names()): string[] {
+    if (!(n >= 0 && n < this.passages)) return [];
+    const from = this.#wordAt[n]!;
+    const out = new Array<string>(this.#wordAt[n + 1]! - from);
+    for (let w = 0; w < out.length; w++) out[w] = names[this.#words[from + w]!] ?? '';
+    return out;
+  }
+
+  /** Passage n's questions, as terms (by `names`). */
+  questions(n: number, names: readonly string[] = this.names()): string[][] {
+    if (!(n >= 0 && n < this.passages)) return [];
+    const out: string[][] = [];
+    for (let q = this.#questionAt[n]!; q < this.#questionAt[n + 1]!; q++) {
+      const terms: string[] = [];
+      for (let a = this.#askedAt[q]!; a < this.#askedAt[q + 1]!; a++) terms.push(names[this.#asked[a]!] ?? '');
+      out.push(terms);
     }
     return out;
   }
 
-  /** Passage n's questions, as terms. */
-  questions(n: number): string[][] {
-    const terms = this.#list();
-    return (this.#file.questions[n] ?? []).map((q) => q.map((i) => terms[i] ?? ''));
+  /** The seconds passage n starts at. */
+  start(n: number): number {
+    return this.#starts[n] ?? 0;
+  }
+
+  /** Passage n's words addressing the listener (secondPersonWords). */
+  addressed(n: number): number {
+    return this.#addressed[n] ?? 0;
   }
 
   /** Every passage's analysis, in order. */
   all(): PassageAnalysis[] {
-    return this.#file.words.map((_, n) => ({ terms: this.terms(n), questions: this.questions(n) }));
+    const names = this.names();
+    return Array.from({ length: this.passages }, (_, n) => ({ terms: this.terms(n, names), questions: this.questions(n, names), addressed: this.addressed(n) }));
   }
 }
+
+/**
+ * What a question reads a chunk's word as when the word's term is not one of its own (PassageTermsReader.names):
+ * a word, not a stop word, that equals no index term (those hold no control characters).
+ */
+export const NOT_ASKED = '\u0000';
 
 /**
  * /search/passages/<id>/<c>.json: passages `from` … `from + first.length - 1` of an episode (chunk c of the

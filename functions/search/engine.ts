@@ -367,6 +367,7 @@ export class SearchEngine {
         clauses: understood.terms.map((t) => ({ term: t.term, presence: 'optional', prefix: false, autoPrefix: false, stemmed: true, boost: t.boost })),
         truncated: false,
       };
+      const askedTerms = understood.terms.map((t) => t.term);
       const hits = await this.rank(parsed, weights, {
         rescore: async (episode, candidates, postings, rank) => {
           // The leading episodes: every passage near the best candidates is a candidate, not only those the postings
@@ -394,7 +395,7 @@ export class SearchEngine {
           const read = every ? candidates : candidates.filter((c) => scanned.has(chunkOf(c.index)));
           const wanted = read.map((c) => c.index);
           if (every) for (const c of scanned) for (let i = c * perChunk; i < (c + 1) * perChunk; i++) wanted.push(i);
-          const ctx = await this.#passageContext(episode, wanted);
+          const ctx = await this.#passageContext(episode, wanted, askedTerms);
           const listed = new Set(read.map((c) => c.index));
           const termsOf = (i: number) => (listed.has(i) || scanned.has(chunkOf(i)) ? ctx.terms(i) : []);
           const all = every ? allCandidates(understood, ctx.count, postings, termsOf, candidates[0]?.terms) : [];
@@ -425,44 +426,55 @@ export class SearchEngine {
   }
 
   /**
-   * What rescorePassages reads of an episode's passages (those given: their chunks are loaded first): texts and
-   * starts, chapter titles and starts.
+   * What rescorePassages reads of an episode's passages (those given: their chunks' analyses are loaded first):
+   * terms, questions, starts and words addressing the listener, and the chapters. The analyses hold all of it, so
+   * a passage's text is read only where a chunk has none (a build without them, a file that did not load): the
+   * passages' chunks are then loaded only for the moments a result shows (result()). `asked`: the question's
+   * terms; a word with another term reads as NOT_ASKED (PassageTermsReader.names), which scores alike.
    */
-  async #passageContext(episode: number, indices: number[]) {
+  async #passageContext(episode: number, indices: number[], asked: readonly string[]) {
     const chunks = new Map<number, LoadedChunk>();
     const perChunk = this.layout.passages.perChunk;
     const count = this.#passageCounts.get(episode) ?? 0;
     const wanted = indices.filter((i) => i >= 0 && i < count).map((i) => Math.floor(i / perChunk));
-    const analyses = new Map<number, PassageTermsReader>();
+    const analyses = new Map<number, { reader: PassageTermsReader; names: string[] }>();
     await Promise.all(
-      [...new Set(wanted)].flatMap((c) => [
-        this.#chunk(episode, c).then((chunk) => void chunks.set(c, chunk), () => undefined),
-        this.#termChunk(episode, c).then((a) => void (a && analyses.set(c, a))),
-      ]),
+      [...new Set(wanted)].map(async (c) => {
+        const reader = await this.#termChunk(episode, c);
+        if (reader) analyses.set(c, { reader, names: reader.names(asked) });
+        else await this.#chunk(episode, c).then((chunk) => void chunks.set(c, chunk), () => undefined);
+      }),
     );
     const analysisOf = (index: number) => {
       const a = analyses.get(Math.floor(index / perChunk));
-      return a && index - a.from < a.passages ? a : undefined;
+      return a && index - a.reader.from < a.reader.passages ? a : undefined;
     };
     const at = (index: number) => {
       const chunk = chunks.get(Math.floor(index / perChunk));
       return chunk && index - chunk.from < chunk.first.length ? chunk : undefined;
     };
     return {
-      count: this.#passageCounts.get(episode) ?? 0,
+      count,
+      /** A passage's text, only where its chunk has no analysis (the rest of the context does not need it). */
       text: (index: number) => {
         const chunk = at(index);
         return chunk ? join(chunk, index).text : '';
       },
       terms: (index: number) => {
         const a = analysisOf(index);
-        return a ? a.terms(index - a.from) : this.#analysed(episode, at(index), index).terms;
+        return a ? a.reader.terms(index - a.reader.from, a.names) : this.#analysed(episode, at(index), index).terms;
       },
       questions: (index: number) => {
         const a = analysisOf(index);
-        return a ? a.questions(index - a.from) : this.#analysed(episode, at(index), index).questions;
+        return a ? a.reader.questions(index - a.reader.from, a.names) : this.#analysed(episode, at(index), index).questions;
+      },
+      addressed: (index: number) => {
+        const a = analysisOf(index);
+        return a ? a.reader.addressed(index - a.reader.from) : this.#analysed(episode, at(index), index).addressed;
       },
       start: (index: number) => {
+        const a = analysisOf(index);
+        if (a) return a.reader.start(index - a.reader.from);
         const chunk = at(index);
         return chunk ? chunk.starts[chunk.first[index - chunk.from]!]! : 0;
       },
@@ -488,7 +500,7 @@ export class SearchEngine {
    */
   readonly #passageTerms = new Lru<string, PassageAnalysis>(5_000);
   #analysed(episode: number, chunk: LoadedChunk | undefined, index: number): PassageAnalysis {
-    if (!chunk) return { terms: [], questions: [] };
+    if (!chunk) return { terms: [], questions: [], addressed: 0 };
     const key = `${episode}:${index}`;
     let analysed = this.#passageTerms.get(key);
     if (!analysed) {
