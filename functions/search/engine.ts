@@ -299,9 +299,37 @@ interface LoadedShard {
   bytes: number;
 }
 
-interface LoadedChunk extends PassageChunk {
-  /** Offset of each cue in `text`. */
-  offsets: number[];
+/**
+ * A chunk of passages as the engine keeps it: its cues' text as UTF-8 bytes and typed arrays, outside the JS heap,
+ * so that a scavenge does not copy a loaded chunk and a full collection does not mark it (a cache that churns, as
+ * /ask's does at N = 1,000, otherwise fills the old generation with evicted text); a passage's text is decoded
+ * when a moment or a re-ranking without analyses reads it (join()).
+ */
+interface LoadedChunk {
+  /** The number of the chunk's first passage in the episode. */
+  from: number;
+  /** The chunk's cues' texts, UTF-8, separated by "\n" (PassageChunk.text). */
+  bytes: Uint8Array;
+  /** Where each cue starts in `bytes`. */
+  offsets: Uint32Array;
+  /** Each cue's start, seconds. */
+  starts: Float64Array;
+  /** Passage from + n is the cues from first[n] up to first[n + 1] (the last one: to the end). */
+  first: Uint32Array;
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** A published chunk of passages (PassageChunkSchema, checked by the caller) as the engine keeps it. */
+export function compactChunk(body: PassageChunk): LoadedChunk {
+  const bytes = utf8.encode(body.text);
+  let cues = 1;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) cues++;
+  const offsets = new Uint32Array(cues);
+  // "\n" is one byte in UTF-8 and never part of another character's bytes.
+  for (let i = 0, c = 1; i < bytes.length; i++) if (bytes[i] === 10) offsets[c++] = i + 1;
+  return { from: body.from, bytes, offsets, starts: Float64Array.from(body.starts), first: Uint32Array.from(body.first) };
 }
 
 /** Loads a build document by URL path without keeping it (the engine caches what it loads, with bounds). */
@@ -794,11 +822,9 @@ export class SearchEngine {
         if (body?.version !== 3 || typeof body.text !== 'string' || !Array.isArray(body.first) || !Number.isInteger(body.from)) {
           throw new Error(`passages of episode ${id}, chunk ${c}: not a version 3 file; rebuild the site`);
         }
-        const offsets = [0];
-        for (let at = body.text.indexOf('\n'); at >= 0; at = body.text.indexOf('\n', at + 1)) offsets.push(at + 1);
-        return { ...body, offsets };
+        return compactChunk(body);
       });
-    const weight = (chunk: LoadedChunk) => 256 + chunk.text.length + 8 * (chunk.starts.length + chunk.offsets.length + 2 * chunk.first.length);
+    const weight = (chunk: LoadedChunk) => 256 + chunk.bytes.byteLength + chunk.offsets.byteLength + chunk.starts.byteLength + chunk.first.byteLength;
     return loadOnce(this.#chunks, `${id}/${c}`, 16 * 1024, load, weight);
   }
 
@@ -933,17 +959,19 @@ function vocabularyOf(index: lunr.Index): Record<string, unknown> {
 
 /**
  * A passage's cues joined into one text (with spaces, as the index read them), its first cue in the chunk, and
- * each cue's offset in the text: a slice of the chunk's text, whose cue separators are line breaks.
+ * each cue's offset in the text: the chunk's bytes from the passage's first cue to its last decoded, whose cue
+ * separators are line breaks.
  */
-function join(file: LoadedChunk, index: number): { text: string; offsets: number[]; firstCue: number } {
+export function join(file: LoadedChunk, index: number): { text: string; offsets: number[]; firstCue: number } {
   const local = index - file.from;
   const firstCue = file.first[local]!;
   const endCue = file.first[local + 1] ?? file.offsets.length;
   const from = file.offsets[firstCue]!;
-  const to = endCue < file.offsets.length ? file.offsets[endCue]! - 1 : file.text.length;
-  const offsets: number[] = [];
-  for (let c = firstCue; c < endCue; c++) offsets.push(file.offsets[c]! - from);
-  return { text: file.text.slice(from, to).replaceAll('\n', ' '), offsets, firstCue };
+  const to = endCue < file.offsets.length ? file.offsets[endCue]! - 1 : file.bytes.length;
+  const text = fromUtf8.decode(file.bytes.subarray(from, to));
+  const offsets = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) offsets.push(at + 1);
+  return { text: text.replaceAll('\n', ' '), offsets, firstCue };
 }
 
 /** The cue that holds a character offset of the joined passage text. */
