@@ -33,16 +33,16 @@ export type Passage = z.infer<typeof PassageSchema>;
 /**
  * /search/passage-terms/<id>/<c>.json: what /ask reads of chunk c of an episode's passages (contract/search/
  * passage-terms.ts), made at build time so that the request path does not analyse text (bench/, N = 1,000: a third
- * of /ask's time), and with each passage's start and second-person words so that re-ranking reads no passage text
- * at all: the passages' own chunks are then read only for the moments a result shows. A file of its own, not a
- * field of the passages' chunk: every search reads chunks for its snippets, and at N = 1,000 the analysis made them
- * twice the size (search CPU +27%). The distinct terms are one space-separated string in code-unit order (index
+ * of /ask's time), with each passage's start and second-person words so that re-ranking decodes no passage text,
+ * and the passages' chunk itself (`passages`), so that a question reads one file per chunk, not two: a moment /ask
+ * shows is always in a chunk it re-ranked. A file of its own, not a field of the passages' chunk: every search reads
+ * chunks for its snippets, and at N = 1,000 the analysis made them twice the size (search CPU +27%). The distinct terms are one space-separated string in code-unit order (index
  * terms hold no spaces), never split by a reader: it finds a question's terms in it by binary search. A word's term
  * is an index into them (0: a stop word; k: the k-th term), written as `width` digits of TERM_DIGITS, one string
  * per passage; a reader keeps them as typed arrays (PassageTermsReader).
  */
 export const PassageTermsSchema = z.object({
-  /** 2: sorted terms, starts and addressed (1 had the terms in order of appearance and neither). */
+  /** 2: sorted terms, starts, addressed and passages (1 had the terms in order of appearance and none of them). */
   version: z.literal(2),
   episode: z.int().positive(),
   /** The number of the chunk's first passage in the episode, as in the passages' chunk. */
@@ -59,6 +59,8 @@ export const PassageTermsSchema = z.object({
   starts: z.array(z.number().nonnegative()),
   /** Per passage, its words addressing the listener (secondPersonWords). */
   addressed: z.array(z.int().nonnegative()),
+  /** The chunk of passages these analyse, as /search/passages/<id>/<c>.json has it. */
+  passages: z.lazy(() => PassageChunkSchema),
 });
 export type PassageTerms = z.infer<typeof PassageTermsSchema>;
 
@@ -70,9 +72,11 @@ for (let i = 0; i < TERM_DIGITS.length; i++) DIGIT_VALUE[TERM_DIGITS.charCodeAt(
 /** Code-unit order, as the terms of a PassageTerms file are sorted and searched. */
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A chunk's passage analyses, with each passage's start (seconds), as published (read by PassageTermsReader). */
-export function encodePassageTerms(episode: number, from: number, analyses: PassageAnalysis[], starts: number[]): PassageTerms {
-  if (starts.length !== analyses.length) throw new Error(`passage terms of episode ${episode}: ${analyses.length} analyses, ${starts.length} starts`);
+/** The analyses of a chunk's passages, with the chunk, as published (read by PassageTermsReader). */
+export function encodePassageTerms(chunk: PassageChunk, analyses: PassageAnalysis[]): PassageTerms {
+  const { episode, from } = chunk;
+  const starts = chunk.first.map((cue) => chunk.starts[cue]!);
+  if (starts.length !== analyses.length) throw new Error(`passage terms of episode ${episode}: ${analyses.length} analyses, ${starts.length} passages`);
   const distinct = new Set<string>();
   for (const a of analyses) {
     for (const t of a.terms) if (t) distinct.add(t);
@@ -99,6 +103,7 @@ export function encodePassageTerms(episode: number, from: number, analyses: Pass
     questions: analyses.map((a) => a.questions.map((q) => q.map((t) => ids.get(t)!))),
     starts,
     addressed: analyses.map((a) => a.addressed),
+    passages: chunk,
   };
 }
 
@@ -176,7 +181,7 @@ export class PassageTermsReader {
    */
   static of(body: unknown): PassageTermsReader | undefined {
     const f = body as Partial<PassageTerms> | null;
-    const valid = f?.version === 2 && Number.isInteger(f.from) && typeof f.terms === 'string' && Number.isInteger(f.width) &&
+    const valid = f?.version === 2 && Number.isInteger(f.from) && typeof f.terms === 'string' && Number.isInteger(f.width) && isPassageChunk(f.passages) &&
       f.width! >= 1 && Array.isArray(f.words) && Array.isArray(f.questions) && Array.isArray(f.starts) && Array.isArray(f.addressed) &&
       f.words.every((w) => typeof w === 'string') && f.questions.every(Array.isArray);
     return valid ? new PassageTermsReader(f as PassageTerms) : undefined;
@@ -301,6 +306,12 @@ export const PassageChunkSchema = z.object({
   ends: z.array(z.number().nonnegative()),
 });
 export type PassageChunk = z.infer<typeof PassageChunkSchema>;
+
+/** Whether a fetched file has what a reader of PassageChunkSchema relies on (checked by hand, as it is read often). */
+export function isPassageChunk(body: unknown): body is PassageChunk {
+  const f = body as Partial<PassageChunk> | null;
+  return f?.version === 3 && typeof f.text === 'string' && Array.isArray(f.first) && Array.isArray(f.starts) && Number.isInteger(f.from);
+}
 
 /** Passages per chunk file: ~16 × 45 s ≈ 12 minutes of speech, ~10 KB of JSON. */
 export const PASSAGES_PER_CHUNK = 16;

@@ -22,7 +22,7 @@ import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import {
-  PassageTermsReader, SearchLayoutSchema, type PassageChunk, type SearchLayout,
+  isPassageChunk, PassageTermsReader, SearchLayoutSchema, type PassageChunk, type SearchLayout,
 } from '../../contract/schemas/search-passages.ts';
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
@@ -318,6 +318,15 @@ interface LoadedChunk {
   first: Uint32Array;
 }
 
+/** What the budget counts for a loaded chunk: its bytes and arrays. */
+const chunkBytes = (chunk: LoadedChunk) => 256 + chunk.bytes.byteLength + chunk.offsets.byteLength + chunk.starts.byteLength + chunk.first.byteLength;
+
+/** /ask's reading of a chunk of passages (/search/passage-terms/<id>/<c>.json): its analyses and the chunk. */
+interface AskChunk {
+  reader: PassageTermsReader;
+  chunk: LoadedChunk;
+}
+
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
@@ -454,11 +463,11 @@ export class SearchEngine {
   }
 
   /**
-   * What rescorePassages reads of an episode's passages (those given: their chunks' analyses are loaded first):
-   * terms, questions, starts and words addressing the listener, and the chapters. The analyses hold all of it, so
-   * a passage's text is read only where a chunk has none (a build without them, a file that did not load): the
-   * passages' chunks are then loaded only for the moments a result shows (result()). `asked`: the question's
-   * terms; a word with another term reads as NOT_ASKED (PassageTermsReader.names), which scores alike.
+   * What rescorePassages reads of an episode's passages (those given: their chunks' analyses are loaded first,
+   * each with its chunk of passages, #askChunk): terms, questions, starts and words addressing the listener, and
+   * the chapters. Only where a chunk has no analysis (a build without them, a file that did not load) are the
+   * passages' chunks loaded and their text analysed. `asked`: the question's terms; a word with another term reads
+   * as NOT_ASKED (PassageTermsReader.names), which scores alike.
    */
   async #passageContext(episode: number, indices: number[], asked: readonly string[]) {
     const chunks = new Map<number, LoadedChunk>();
@@ -468,9 +477,11 @@ export class SearchEngine {
     const analyses = new Map<number, { reader: PassageTermsReader; names: string[] }>();
     await Promise.all(
       [...new Set(wanted)].map(async (c) => {
-        const reader = await this.#termChunk(episode, c);
-        if (reader) analyses.set(c, { reader, names: reader.names(asked) });
-        else await this.#chunk(episode, c).then((chunk) => void chunks.set(c, chunk), () => undefined);
+        const ask = await this.#askChunk(episode, c);
+        if (ask) {
+          analyses.set(c, { reader: ask.reader, names: ask.reader.names(asked) });
+          chunks.set(c, ask.chunk);
+        } else await this.#chunk(episode, c).then((chunk) => void chunks.set(c, chunk), () => undefined);
       }),
     );
     const analysisOf = (index: number) => {
@@ -483,7 +494,6 @@ export class SearchEngine {
     };
     return {
       count,
-      /** A passage's text, only where its chunk has no analysis (the rest of the context does not need it). */
       text: (index: number) => {
         const chunk = at(index);
         return chunk ? join(chunk, index).text : '';
@@ -511,15 +521,20 @@ export class SearchEngine {
   }
 
   /**
-   * The analyses of chunk c of an episode's passages as the build published them (layout.passages.terms), or
-   * undefined for a build without them or a file that does not load: #analysed then reads the text.
+   * The analyses of chunk c of an episode's passages as the build published them (layout.passages.terms), with the
+   * chunk of passages the file carries, kept as one entry; undefined for a build without them or a file that does
+   * not load: #analysed then reads the text.
    */
-  #termChunk(id: number, c: number): Promise<PassageTermsReader | undefined> {
+  #askChunk(id: number, c: number): Promise<AskChunk | undefined> {
     const path = this.layout.passages.terms;
     if (!path) return Promise.resolve(undefined);
     const load = () =>
-      this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => PassageTermsReader.of(await res.json())).catch(() => undefined);
-    return loadOnce(this.#chunks, `t${id}/${c}`, 16 * 1024, load, (reader) => 256 + (reader?.bytes ?? 0));
+      this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res): Promise<AskChunk | undefined> => {
+        const body = (await res.json()) as { passages?: unknown };
+        const reader = PassageTermsReader.of(body);
+        return reader && isPassageChunk(body.passages) ? { reader, chunk: compactChunk(body.passages) } : undefined;
+      }).catch(() => undefined);
+    return loadOnce(this.#chunks, `t${id}/${c}`, 24 * 1024, load, (ask) => 256 + (ask ? ask.reader.bytes + chunkBytes(ask.chunk) : 0));
   }
 
   /**
@@ -818,20 +833,22 @@ export class SearchEngine {
   #chunk(id: number, c: number): Promise<LoadedChunk> {
     const load = () =>
       this.#read(this.layout.passages.path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res): Promise<LoadedChunk> => {
-        const body = (await res.json()) as PassageChunk;
-        if (body?.version !== 3 || typeof body.text !== 'string' || !Array.isArray(body.first) || !Number.isInteger(body.from)) {
+        const body: unknown = await res.json();
+        if (!isPassageChunk(body)) {
           throw new Error(`passages of episode ${id}, chunk ${c}: not a version 3 file; rebuild the site`);
         }
         return compactChunk(body);
       });
-    const weight = (chunk: LoadedChunk) => 256 + chunk.bytes.byteLength + chunk.offsets.byteLength + chunk.starts.byteLength + chunk.first.byteLength;
-    return loadOnce(this.#chunks, `${id}/${c}`, 16 * 1024, load, weight);
+    return loadOnce(this.#chunks, `${id}/${c}`, 16 * 1024, load, chunkBytes);
   }
 
   /** The chunk holding an episode's passage, if the episode has that passage. */
   async #chunkOf(id: number, index: number): Promise<LoadedChunk | undefined> {
     if (!(index >= 0 && index < (this.#passageCounts.get(id) ?? 0))) return undefined;
-    const chunk = await this.#chunk(id, Math.floor(index / this.layout.passages.perChunk));
+    const c = Math.floor(index / this.layout.passages.perChunk);
+    // /ask's moments are in chunks it re-ranked, held with their analyses: no second file for them.
+    const held = this.#chunks.get(`t${id}/${c}`) as Promise<AskChunk | undefined> | undefined;
+    const chunk = (held && (await held)?.chunk) || (await this.#chunk(id, c));
     return index - chunk.from < chunk.first.length ? chunk : undefined;
   }
 

@@ -346,7 +346,8 @@ export async function buildShardedIndex(
  * One episode's passage files: its passages in chunks (/search/passages/<id>/<chunk>.json), and /ask's reading of
  * each passage (/search/passage-terms/<id>/<chunk>.json), published so that no question analyses text: the
  * index's own analysis (analysis.ts, cached by content) with stop words in place, and the terms of the questions
- * asked (only where there is a "?"), each passage's start and its words addressing the listener. Per episode, so
+ * asked (only where there is a "?"), each passage's start and its words addressing the listener, with the chunk's
+ * passages (/ask then reads one file per chunk). Per episode, so
  * the build can write them on another thread than the index.
  * `words`: each passage's word analyses as indexes into `terms` (-1: a stop word).
  */
@@ -363,8 +364,7 @@ export function episodePassageFiles(
     chunks,
     terms: chunks.map((chunk, c) =>
       encodePassageTerms(
-        episode,
-        chunk.from,
+        chunk,
         passages.slice(c * perChunk, (c + 1) * perChunk).map((p, k) => {
           const text = p.cues.map(([, t]) => t).join(' ');
           return {
@@ -373,7 +373,6 @@ export function episodePassageFiles(
             addressed: secondPersonWords(text),
           };
         }),
-        chunk.first.map((cue) => chunk.starts[cue]!),
       ),
     ),
   };
