@@ -36,10 +36,11 @@ export type Passage = z.infer<typeof PassageSchema>;
  * of /ask's time), with each passage's start and second-person words so that re-ranking decodes no passage text,
  * and the passages' chunk itself (`passages`), so that a question reads one file per chunk, not two: a moment /ask
  * shows is always in a chunk it re-ranked. A file of its own, not a field of the passages' chunk: every search reads
- * chunks for its snippets, and at N = 1,000 the analysis made them twice the size (search CPU +27%). The distinct terms are one space-separated string in code-unit order (index
- * terms hold no spaces), never split by a reader: it finds a question's terms in it by binary search. A word's term
- * is an index into them (0: a stop word; k: the k-th term), written as `width` digits of TERM_DIGITS, one string
- * per passage; a reader keeps them as typed arrays (PassageTermsReader).
+ * chunks for its snippets, and at N = 1,000 the analysis made them twice the size (search CPU +27%). The distinct
+ * terms are one space-separated string in code-point order (index terms hold no spaces), never split by a reader:
+ * it finds a question's terms in its bytes by binary search. A word's term is an index into them (0: a stop word;
+ * k: the k-th term), written as `width` digits of TERM_DIGITS, one string per passage; a reader keeps them as typed
+ * arrays (PassageTermsReader).
  */
 export const PassageTermsSchema = z.object({
   /** 2: sorted terms, starts, addressed and passages (1 had the terms in order of appearance and none of them). */
@@ -47,7 +48,7 @@ export const PassageTermsSchema = z.object({
   episode: z.int().positive(),
   /** The number of the chunk's first passage in the episode, as in the passages' chunk. */
   from: z.int().nonnegative(),
-  /** The chunk's distinct index terms, in code-unit order, separated by single spaces. */
+  /** The chunk's distinct index terms, in code-point order (byCodePoint), separated by single spaces. */
   terms: z.string(),
   /** Digits per term index in `words`. */
   width: z.int().min(1).max(4),
@@ -69,8 +70,26 @@ export const TERM_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < TERM_DIGITS.length; i++) DIGIT_VALUE[TERM_DIGITS.charCodeAt(i)] = i;
 
-/** Code-unit order, as the terms of a PassageTerms file are sorted and searched. */
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Code-point order, which is the order of the strings' UTF-8 bytes: the terms of a PassageTerms file are sorted so
+ * and searched in their bytes (PassageTermsReader.indexOf).
+ */
+export function byCodePoint(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return (a.length - i) - (b.length - j);
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The analyses of a chunk's passages, with the chunk, as published (read by PassageTermsReader). */
 export function encodePassageTerms(chunk: PassageChunk, analyses: PassageAnalysis[]): PassageTerms {
@@ -82,7 +101,7 @@ export function encodePassageTerms(chunk: PassageChunk, analyses: PassageAnalysi
     for (const t of a.terms) if (t) distinct.add(t);
     for (const q of a.questions) for (const t of q) if (t) distinct.add(t);
   }
-  const terms = ['', ...[...distinct].sort(byCodeUnit)];
+  const terms = ['', ...[...distinct].sort(byCodePoint)];
   const ids = new Map(terms.map((t, i) => [t, i]));
   let width = 1;
   while (TERM_DIGITS.length ** width < terms.length) width++;
@@ -108,17 +127,18 @@ export function encodePassageTerms(chunk: PassageChunk, analyses: PassageAnalysi
 }
 
 /**
- * Reads a chunk's published analyses, passage by passage. What it keeps is one string (the sorted terms) and typed
- * arrays, weighed by their size (`bytes`): ~10 KB for a chunk of an hour-long episode where the parsed file with
- * its terms split was ~26 KB, so a budget holds more than twice as many, and a scavenge copies and a full collection
- * marks a few objects per chunk instead of hundreds of strings. A question finds its own terms in the chunk
- * (`names`) and reads each passage's words as those terms, every other word as NOT_ASKED.
+ * Reads a chunk's published analyses, passage by passage. What it keeps is typed arrays (the sorted terms as UTF-8
+ * bytes), outside the JS heap and weighed by their size (`bytes`): ~9 KB for a chunk of an hour-long episode where
+ * the parsed file with its terms split was ~26 KB, so a budget holds more than twice as many, a scavenge copies
+ * and a full collection marks a few small objects per chunk instead of hundreds of strings, and an evicted chunk
+ * leaves the old generation nothing to collect. A question finds its own terms in the chunk (`names`) and reads
+ * each passage's words as those terms, every other word as NOT_ASKED.
  */
 export class PassageTermsReader {
   readonly from: number;
-  /** The sorted terms, space-separated, and where term k (from 1) starts in it (at[k + 1] - 1: where it ends). */
-  readonly #terms: string;
-  readonly #at: Uint32Array;
+  /** The sorted terms' UTF-8 bytes, space-separated, and where term k (from 1) starts (at[k + 1] - 1: ends). */
+  readonly #terms: Uint8Array;
+  readonly #at: Uint16Array | Uint32Array;
   /** Every passage's words as term indexes, passage n's from words[wordAt[n]] up to words[wordAt[n + 1]]. */
   readonly #words: Uint16Array | Uint32Array;
   readonly #wordAt: Uint32Array;
@@ -131,13 +151,12 @@ export class PassageTermsReader {
 
   constructor(file: PassageTerms) {
     this.from = file.from;
-    const text = file.terms;
+    const text = utf8.encode(file.terms);
     this.#terms = text;
-    let count = text ? 1 : 0;
-    for (let at = text.indexOf(' '); at >= 0; at = text.indexOf(' ', at + 1)) count++;
-    this.#at = new Uint32Array(count + 2);
-    this.#at[1] = 0;
-    for (let k = 2, at = text.indexOf(' '); k <= count; k++, at = text.indexOf(' ', at + 1)) this.#at[k] = at + 1;
+    let count = text.length ? 1 : 0;
+    for (let i = 0; i < text.length; i++) if (text[i] === 32) count++;
+    this.#at = new (text.length < 0xffff ? Uint16Array : Uint32Array)(count + 2);
+    for (let i = 0, k = 2; i < text.length; i++) if (text[i] === 32) this.#at[k++] = i + 1;
     this.#at[count + 1] = text.length + 1;
     const Indexes = count + 1 <= 0xffff ? Uint16Array : Uint32Array;
     const { width } = file;
@@ -197,20 +216,25 @@ export class PassageTermsReader {
     return this.#at.length - 2;
   }
 
-  /** About what the reader holds, in bytes: its string (two bytes a character at most) and typed arrays. */
+  /** About what the reader holds, in bytes: its typed arrays and their objects. */
   get bytes(): number {
-    return 2 * this.#terms.length + 160 + this.#at.byteLength + this.#words.byteLength + this.#wordAt.byteLength +
+    return 10 * 100 + this.#terms.byteLength + this.#at.byteLength + this.#words.byteLength + this.#wordAt.byteLength +
       this.#questionAt.byteLength + this.#askedAt.byteLength + this.#asked.byteLength + this.#starts.byteLength + this.#addressed.byteLength;
   }
 
   /** Term k (from 1); '' for 0 (a stop word). */
   term(k: number): string {
-    return k >= 1 && k < this.#at.length - 1 ? this.#terms.slice(this.#at[k], this.#at[k + 1]! - 1) : '';
+    return k >= 1 && k < this.#at.length - 1 ? fromUtf8.decode(this.#terms.subarray(this.#at[k], this.#at[k + 1]! - 1)) : '';
   }
 
-  /** The index of a term among the chunk's (from 1), or 0 when none of its words has it. Binary search, no copies. */
+  /**
+   * The index of a term among the chunk's (from 1), or 0 when none of its words has it: binary search in the
+   * terms' bytes (an ASCII term compared as it is, another as its UTF-8 bytes).
+   */
   indexOf(term: string): number {
     const text = this.#terms;
+    const key: string | Uint8Array = ASCII.test(term) ? term : utf8.encode(term);
+    const at = (i: number) => (typeof key === 'string' ? key.charCodeAt(i) : key[i]!);
     let lo = 1;
     let hi = this.#at.length - 2;
     while (lo <= hi) {
@@ -218,8 +242,8 @@ export class PassageTermsReader {
       const from = this.#at[mid]!;
       const length = this.#at[mid + 1]! - 1 - from;
       let c = 0;
-      for (let i = 0; c === 0 && i < length && i < term.length; i++) c = text.charCodeAt(from + i) - term.charCodeAt(i);
-      if (c === 0) c = length - term.length;
+      for (let i = 0; c === 0 && i < length && i < key.length; i++) c = text[from + i]! - at(i);
+      if (c === 0) c = length - key.length;
       if (c === 0) return mid;
       if (c < 0) lo = mid + 1;
       else hi = mid - 1;
