@@ -276,27 +276,133 @@ export function bestPassages(flat: readonly number[], keep: number): Array<[numb
 type ShardPosting = { text?: Record<string, { p?: number[] }> };
 
 /**
- * A term's transcript posting as the engine keeps it: the episodes (ascending as published), and for episode k its
- * best passages passages[at[k]] … passages[at[k + 1] - 1] with their scores. Typed arrays hold a posting in a
- * fraction of the memory of the parsed JSON objects, so a host can keep many more shards.
+ * A term's transcript posting as the engine reads it: the episodes (ascending as published), and for episode k its
+ * best passages passages[at[k]] … passages[at[k + 1] - 1] with their scores (views of the shard's arrays: `at`
+ * counts in the whole shard's `passages`).
  */
-interface Posting {
+export interface Posting {
   episodes: Int32Array;
   at: Int32Array;
   passages: Int32Array;
   scores: Float64Array;
 }
 
-interface LoadedShard {
-  /** The shard's vocabulary: term → posting. */
-  vocabulary: Map<string, Posting>;
+/**
+ * A shard (a serialized Lunr index whose postings carry `p`) as the engine keeps it: every posting in the same
+ * few typed arrays, and the terms in one string, found by binary search (published in code-unit order). A posting
+ * of its own in four typed arrays, with its term in a Map, was ~600 bytes of JS objects a term (~200 terms a shard
+ * at N = 100): a shard loaded, as /ask's questions do at N = 1,000, left tens of KB for a scavenge to copy and
+ * promote and, once evicted, for a full collection to find.
+ */
+export class LoadedShard {
+  /** The terms, separated by single spaces (index terms hold none), and where term k starts (termAt[k + 1] - 1: ends). */
+  readonly #terms: string;
+  readonly #termAt: Uint32Array;
+  /** Term k's episodes are episodes[epAt[k]] … episodes[epAt[k + 1] - 1]; episode slot j's passages at[j] … at[j + 1] - 1. */
+  readonly #epAt: Int32Array;
+  readonly #episodes: Int32Array;
+  readonly #at: Int32Array;
+  readonly #passages: Int32Array;
+  readonly #scores: Float64Array;
+  #tokenSet: lunr.TokenSet | undefined;
+  /** Approximate bytes held (for the cache's budget). */
+  readonly bytes: number;
+
+  constructor(n: number, serialized: { invertedIndex?: Array<[string, ShardPosting]> }) {
+    const list = serialized?.invertedIndex;
+    if (!Array.isArray(list)) throw new Error(`shard ${n}: not a serialized Lunr index; rebuild the site`);
+    let episodes = 0;
+    let pairs = 0;
+    let prev = '';
+    for (const [k, [term, posting]] of list.entries()) {
+      if (typeof term !== 'string' || term.includes(' ') || (k > 0 && !(prev < term))) throw new Error(`shard ${n}: terms not in code-unit order; rebuild the site`);
+      prev = term;
+      const refs = posting?.text ?? {};
+      for (const ref of Object.keys(refs)) {
+        episodes++;
+        pairs += (refs[ref]?.p?.length ?? 0) >> 1;
+      }
+    }
+    this.#terms = list.map(([term]) => term).join(' ');
+    this.#termAt = new Uint32Array(list.length + 1);
+    this.#epAt = new Int32Array(list.length + 1);
+    this.#episodes = new Int32Array(episodes);
+    this.#at = new Int32Array(episodes + 1);
+    this.#passages = new Int32Array(pairs);
+    this.#scores = new Float64Array(pairs);
+    let at = 0;
+    let e = 0;
+    let i = 0;
+    list.forEach(([term, posting], k) => {
+      this.#termAt[k] = at;
+      at += term.length + 1;
+      this.#epAt[k] = e;
+      const refs = posting?.text ?? {};
+      for (const ref of Object.keys(refs)) {
+        this.#episodes[e] = Number(ref);
+        this.#at[e++] = i;
+        const p = refs[ref]?.p ?? [];
+        for (let j = 0; j + 1 < p.length; j += 2, i++) {
+          this.#passages[i] = p[j]!;
+          this.#scores[i] = p[j + 1]!;
+        }
+      }
+    });
+    this.#termAt[list.length] = at;
+    this.#epAt[list.length] = e;
+    this.#at[e] = i;
+    // eslint-disable-next-line no-control-regex
+    const stringBytes = /^[\u0000-\u00ff]*$/.test(this.#terms) ? this.#terms.length : 2 * this.#terms.length;
+    this.bytes = 1024 + stringBytes + this.#termAt.byteLength + this.#epAt.byteLength + this.#episodes.byteLength + this.#at.byteLength +
+      this.#passages.byteLength + this.#scores.byteLength;
+  }
+
+  /** How many terms the shard has. */
+  get size(): number {
+    return this.#termAt.length - 1;
+  }
+
+  /** The index of a term in the shard, or -1. */
+  #find(term: string): number {
+    const text = this.#terms;
+    let lo = 0;
+    let hi = this.#termAt.length - 2;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const from = this.#termAt[mid]!;
+      const length = this.#termAt[mid + 1]! - 1 - from;
+      let c = 0;
+      for (let i = 0; c === 0 && i < length && i < term.length; i++) c = text.charCodeAt(from + i) - term.charCodeAt(i);
+      if (c === 0) c = length - term.length;
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  has(term: string): boolean {
+    return this.#find(term) >= 0;
+  }
+
+  /** A term's posting, or undefined when the shard does not have the term. */
+  posting(term: string): Posting | undefined {
+    const k = this.#find(term);
+    if (k < 0) return undefined;
+    const from = this.#epAt[k]!;
+    const to = this.#epAt[k + 1]!;
+    return { episodes: this.#episodes.subarray(from, to), at: this.#at.subarray(from, to + 1), passages: this.#passages, scores: this.#scores };
+  }
+
   /**
    * The vocabulary as Lunr's automaton, made on first use: only a prefix or a typo-tolerant lookup needs it, and
    * building it was most of a shard's load time when every shard was loaded as a lunr.Index.
    */
-  tokenSet(): lunr.TokenSet;
-  /** Approximate bytes held (for the cache's budget). */
-  bytes: number;
+  tokenSet(): lunr.TokenSet {
+    // Published in code-unit order, the order TokenSet.fromArray needs.
+    this.#tokenSet ??= TokenSets.fromArray(this.#terms ? this.#terms.split(' ') : []);
+    return this.#tokenSet;
+  }
 }
 
 /**
@@ -459,7 +565,7 @@ export class SearchEngine {
   /** Whether the index has a stem (already stemmed). */
   async #knowsStem(stem: string): Promise<boolean> {
     if (Object.hasOwn(this.#topVocabulary, stem)) return true;
-    return (await this.#shard(this.#shardOf(stem))).vocabulary.has(stem);
+    return (await this.#shard(this.#shardOf(stem))).has(stem);
   }
 
   /**
@@ -681,7 +787,7 @@ export class SearchEngine {
           const shard = shards.get(n)!;
           const terms = !l.wildcard && !l.fuzzy ? [l.key] : expandTerm(shard.tokenSet(), l.key, l.wildcard, l.fuzzy);
           for (const t of terms) {
-            const posting = shard.vocabulary.get(t);
+            const posting = shard.posting(t);
             if (!posting) continue;
             add(posting, t);
             if (scored) read?.push([t, posting]);
@@ -824,7 +930,7 @@ export class SearchEngine {
       this.#shards,
       `s${n}`,
       64 * 1024,
-      () => this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => compactShard(n, await res.json())),
+      () => this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => new LoadedShard(n, await res.json())),
       (shard) => shard.bytes,
     );
   }
@@ -897,41 +1003,6 @@ export class SearchEngine {
     }
     return dropUndefined(result);
   }
-}
-
-/** A shard (a serialized Lunr index whose postings carry `p`) as the engine keeps it. */
-function compactShard(n: number, serialized: { invertedIndex?: Array<[string, ShardPosting]> }): LoadedShard {
-  if (!Array.isArray(serialized?.invertedIndex)) throw new Error(`shard ${n}: not a serialized Lunr index; rebuild the site`);
-  const vocabulary = new Map<string, Posting>();
-  let bytes = 0;
-  for (const [term, posting] of serialized.invertedIndex) {
-    const refs = posting?.text ?? {};
-    const ids = Object.keys(refs);
-    let pairs = 0;
-    for (const ref of ids) pairs += (refs[ref]?.p?.length ?? 0) >> 1;
-    const compact: Posting = {
-      episodes: new Int32Array(ids.length),
-      at: new Int32Array(ids.length + 1),
-      passages: new Int32Array(pairs),
-      scores: new Float64Array(pairs),
-    };
-    let i = 0;
-    ids.forEach((ref, k) => {
-      compact.episodes[k] = Number(ref);
-      compact.at[k] = i;
-      const p = refs[ref]?.p ?? [];
-      for (let j = 0; j + 1 < p.length; j += 2, i++) {
-        compact.passages[i] = p[j]!;
-        compact.scores[i] = p[j + 1]!;
-      }
-    });
-    compact.at[ids.length] = i;
-    vocabulary.set(term, compact);
-    bytes += 2 * term.length + 300 + 8 * ids.length + 12 * pairs;
-  }
-  let tokenSet: lunr.TokenSet | undefined;
-  // Published in code-unit order, the order TokenSet.fromArray needs.
-  return { vocabulary, bytes, tokenSet: () => (tokenSet ??= TokenSets.fromArray([...vocabulary.keys()])) };
 }
 
 /** Lunr's TokenSet constructors, which @types/lunr leaves out. */
