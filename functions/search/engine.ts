@@ -64,11 +64,12 @@ const MAX_FUZZY_LENGTH = 24;
 const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.length <= MAX_FUZZY_LENGTH;
 
 /**
- * What a process keeps of the index, in bytes (approximate: what the loaded shards and passage chunks hold), so
- * that memory does not grow with the show, only with what is asked. A query needs a few shards and one passage
- * chunk per result it shows; a shard is ~45 KB of JSON and about as much loaded (typed arrays), a chunk of 16
- * passages ~10 KB. The default fits a 128 MB function isolate; SEARCH_CACHE_MB (functions/env.ts) sets it per
- * host, read once before the first query (configureSearchCaches).
+ * What a process keeps of the index, in bytes (what the loaded shards and passage chunks hold, nearly all of it in
+ * typed arrays), so that memory does not grow with the show, only with what is asked. A query needs a few shards
+ * and one passage chunk per result it shows; a shard is ~60 KB of JSON and a little less loaded, a chunk of 16
+ * passages of an hour-long episode ~10 KB, and /ask's reading of one (its analyses with the chunk) ~19 KB. The
+ * default fits a 128 MB function isolate; SEARCH_CACHE_MB (functions/env.ts) sets it per host, read once before the
+ * first query (configureSearchCaches).
  */
 export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024 };
 /** Answers to repeated queries get a quarter of the budget on top, weighed by their size (~5–15 KB each). */
@@ -295,10 +296,16 @@ export interface Posting {
  * promote and, once evicted, for a full collection to find.
  */
 export class LoadedShard {
-  /** The terms, separated by single spaces (index terms hold none), and where term k starts (termAt[k + 1] - 1: ends). */
+  /**
+   * The terms, separated by single spaces (index terms hold none), and where term k starts in them (it ends at
+   * termAt[k + 1] - 1).
+   */
   readonly #terms: string;
   readonly #termAt: Uint32Array;
-  /** Term k's episodes are episodes[epAt[k]] … episodes[epAt[k + 1] - 1]; episode slot j's passages at[j] … at[j + 1] - 1. */
+  /**
+   * Term k's episodes: episodes[epAt[k]] … episodes[epAt[k + 1] - 1]; the passages of episode slot j:
+   * passages[at[j]] … passages[at[j + 1] - 1], with their scores.
+   */
   readonly #epAt: Int32Array;
   readonly #episodes: Int32Array;
   readonly #at: Int32Array;
@@ -462,8 +469,8 @@ export class SearchEngine {
   readonly #read: DocumentReader;
   /**
    * What is loaded of the index, in one byte budget (SharedBudget) with a share each for the shards and the top
-   * index's matches for a word (keys "s<n>", "m…", #metadataMatches), and the passage chunks and their analyses
-   * ("<id>/<c>", "t<id>/<c>"). Each may use what the other leaves unused: the bench's 200 searches at N = 1,000
+   * index's matches for a word (keys "s<n>", "m…", #metadataMatches), and the passage chunks and /ask's readings of
+   * them ("<id>/<c>", "t<id>/<c>", #askChunk). Each may use what the other leaves unused: the bench's 200 searches at N = 1,000
    * need ~13 MB of shards and ~16 MB of chunks, and a fixed split of 32 MB (60/40) had the chunks churn while
    * shards held space they did not use (1,484 chunk loads instead of 1,191; a search computed anew cost twice as
    * much). But neither evicts the other below its share: /ask reads ~12 chunks a question, and with one LRU over
