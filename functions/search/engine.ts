@@ -510,7 +510,9 @@ export class SearchEngine {
     const semantic = await this.#semantic();
     const stems = contentWords(question, this.analyzer).clauses.map((c) => this.analyzer.stem(c.term));
     const known = new Set<string>();
-    for (const stem of stems) if (stem && (await this.#knowsStem(stem))) known.add(stem);
+    // Each word's shard at once: a question's words are in different shards, each a file to read when not held.
+    const knows = await Promise.all(stems.map((stem) => (stem ? this.#knowsStem(stem) : false)));
+    for (const [i, stem] of stems.entries()) if (knows[i]) known.add(stem);
     const understood = understandQuestion(question, this.analyzer, semantic, { has: (t) => known.has(t) });
     if (understood.terms.length) {
       const parsed: ParsedQuery = {
