@@ -31,20 +31,24 @@ export const PassageSchema = z.object({
 export type Passage = z.infer<typeof PassageSchema>;
 
 /**
- * /search/passage-terms/<id>/<c>.json: what /ask reads of chunk c of an episode's passages besides their text
- * (contract/search/passage-terms.ts), made at build time so that the request path does not analyse text (bench/,
- * N = 1,000: a third of /ask's time). A file of its own, not a field of the passages' chunk: every search reads
+ * /search/passage-terms/<id>/<c>.json: what /ask reads of chunk c of an episode's passages (contract/search/
+ * passage-terms.ts), made at build time so that the request path does not analyse text (bench/, N = 1,000: a third
+ * of /ask's time), with each passage's start and second-person words so that re-ranking decodes no passage text,
+ * and the passages' chunk itself (`passages`), so that a question reads one file per chunk, not two: a moment /ask
+ * shows is always in a chunk it re-ranked. A file of its own, not a field of the passages' chunk: every search reads
  * chunks for its snippets, and at N = 1,000 the analysis made them twice the size (search CPU +27%). The distinct
- * terms are one space-separated string (index terms hold no spaces), split only when read: a JSON array of a
- * thousand short strings parsed five times slower than the whole passages' chunk. A word's term is an index into
- * them (0: a stop word; k: the k-th term), written as `width` digits of TERM_DIGITS, one string per passage.
+ * terms are one space-separated string in code-point order (index terms hold no spaces), never split by a reader:
+ * it finds a question's terms in its bytes by binary search. A word's term is an index into them (0: a stop word;
+ * k: the k-th term), written as `width` digits of TERM_DIGITS, one string per passage; a reader keeps them as typed
+ * arrays (PassageTermsReader).
  */
 export const PassageTermsSchema = z.object({
-  version: z.literal(1),
+  /** 2: sorted terms, starts, addressed and passages (1 had the terms in order of appearance and none of them). */
+  version: z.literal(2),
   episode: z.int().positive(),
   /** The number of the chunk's first passage in the episode, as in the passages' chunk. */
   from: z.int().nonnegative(),
-  /** The chunk's distinct index terms, separated by single spaces. */
+  /** The chunk's distinct index terms, in code-point order (byCodePoint), separated by single spaces. */
   terms: z.string(),
   /** Digits per term index in `words`. */
   width: z.int().min(1).max(4),
@@ -52,6 +56,12 @@ export const PassageTermsSchema = z.object({
   words: z.array(z.string()),
   /** Per passage, the terms of each question asked in it, as term indexes. */
   questions: z.array(z.array(z.array(z.int().nonnegative()))),
+  /** Per passage, the seconds it starts at (its first cue's start, as in the passages' chunk). */
+  starts: z.array(z.number().nonnegative()),
+  /** Per passage, its words addressing the listener (secondPersonWords). */
+  addressed: z.array(z.int().nonnegative()),
+  /** The chunk of passages these analyse, as /search/passages/<id>/<c>.json has it. */
+  passages: z.lazy(() => PassageChunkSchema),
 });
 export type PassageTerms = z.infer<typeof PassageTermsSchema>;
 
@@ -60,17 +70,39 @@ export const TERM_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < TERM_DIGITS.length; i++) DIGIT_VALUE[TERM_DIGITS.charCodeAt(i)] = i;
 
-/** A chunk's passage analyses as published (decoded by PassageTermsReader). */
-export function encodePassageTerms(episode: number, from: number, analyses: PassageAnalysis[]): PassageTerms {
-  const ids = new Map<string, number>([['', 0]]);
-  const terms = [''];
-  const id = (term: string) => {
-    let i = ids.get(term);
-    if (i === undefined) ids.set(term, (i = terms.push(term) - 1));
-    return i;
-  };
-  const words = analyses.map((a) => a.terms.map(id));
-  const questions = analyses.map((a) => a.questions.map((q) => q.map(id)));
+/**
+ * Code-point order, which is the order of the strings' UTF-8 bytes: the terms of a PassageTerms file are sorted so
+ * and searched in their bytes (PassageTermsReader.indexOf).
+ */
+export function byCodePoint(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return (a.length - i) - (b.length - j);
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The analyses of a chunk's passages, with the chunk, as published (read by PassageTermsReader). */
+export function encodePassageTerms(chunk: PassageChunk, analyses: PassageAnalysis[]): PassageTerms {
+  const { episode, from } = chunk;
+  const starts = chunk.first.map((cue) => chunk.starts[cue]!);
+  if (starts.length !== analyses.length) throw new Error(`passage terms of episode ${episode}: ${analyses.length} analyses, ${starts.length} passages`);
+  const distinct = new Set<string>();
+  for (const a of analyses) {
+    for (const t of a.terms) if (t) distinct.add(t);
+    for (const q of a.questions) for (const t of q) if (t) distinct.add(t);
+  }
+  const terms = ['', ...[...distinct].sort(byCodePoint)];
+  const ids = new Map(terms.map((t, i) => [t, i]));
   let width = 1;
   while (TERM_DIGITS.length ** width < terms.length) width++;
   const digits = (n: number) => {
@@ -80,15 +112,86 @@ export function encodePassageTerms(episode: number, from: number, analyses: Pass
   };
   // Each index's digits made once (a chunk has at most a few thousand terms; the build writes millions of words).
   const written = terms.map((_, i) => digits(i));
-  return { version: 1, episode, from, terms: terms.slice(1).join(' '), width, words: words.map((w) => w.map((i) => written[i]).join('')), questions };
+  return {
+    version: 2,
+    episode,
+    from,
+    terms: terms.slice(1).join(' '),
+    width,
+    words: analyses.map((a) => a.terms.map((t) => written[ids.get(t)!]).join('')),
+    questions: analyses.map((a) => a.questions.map((q) => q.map((t) => ids.get(t)!))),
+    starts,
+    addressed: analyses.map((a) => a.addressed),
+    passages: chunk,
+  };
 }
 
-/** Reads a chunk's published analyses, passage by passage (the term list is split once, on first use). */
+/**
+ * Reads a chunk's published analyses, passage by passage. What it keeps is typed arrays (the sorted terms as UTF-8
+ * bytes), outside the JS heap and weighed by their size (`bytes`): ~9 KB for a chunk of an hour-long episode where
+ * the parsed file with its terms split was ~26 KB, so a budget holds more than twice as many, a scavenge copies
+ * and a full collection marks a few small objects per chunk instead of hundreds of strings, and an evicted chunk
+ * leaves the old generation nothing to collect. A question finds its own terms in the chunk (`names`) and reads
+ * each passage's words as those terms, every other word as NOT_ASKED.
+ */
 export class PassageTermsReader {
-  readonly #file: PassageTerms;
-  #terms: string[] | undefined;
+  readonly from: number;
+  /** The sorted terms' UTF-8 bytes, space-separated, and where term k (from 1) starts (at[k + 1] - 1: ends). */
+  readonly #terms: Uint8Array;
+  readonly #at: Uint16Array | Uint32Array;
+  /** Every passage's words as term indexes, passage n's from words[wordAt[n]] up to words[wordAt[n + 1]]. */
+  readonly #words: Uint16Array | Uint32Array;
+  readonly #wordAt: Uint32Array;
+  /** Passage n's questions: questionAt[n] … questionAt[n + 1] - 1, question q's terms asked[askedAt[q] …]. */
+  readonly #questionAt: Uint32Array;
+  readonly #askedAt: Uint32Array;
+  readonly #asked: Uint16Array | Uint32Array;
+  readonly #starts: Float64Array;
+  readonly #addressed: Uint32Array;
+
   constructor(file: PassageTerms) {
-    this.#file = file;
+    this.from = file.from;
+    const text = utf8.encode(file.terms);
+    this.#terms = text;
+    let count = text.length ? 1 : 0;
+    for (let i = 0; i < text.length; i++) if (text[i] === 32) count++;
+    this.#at = new (text.length < 0xffff ? Uint16Array : Uint32Array)(count + 2);
+    for (let i = 0, k = 2; i < text.length; i++) if (text[i] === 32) this.#at[k++] = i + 1;
+    this.#at[count + 1] = text.length + 1;
+    const Indexes = count + 1 <= 0xffff ? Uint16Array : Uint32Array;
+    const { width } = file;
+    let words = 0;
+    for (const w of file.words) words += Math.floor(w.length / width);
+    this.#words = new Indexes(words);
+    this.#wordAt = new Uint32Array(file.words.length + 1);
+    let w = 0;
+    file.words.forEach((digits, n) => {
+      this.#wordAt[n] = w;
+      for (let at = 0; at + width <= digits.length; w++) {
+        let i = 0;
+        for (let k = 0; k < width; k++) i = i * TERM_DIGITS.length + DIGIT_VALUE[digits.charCodeAt(at++) & 127]!;
+        this.#words[w] = i <= count ? i : 0;
+      }
+    });
+    this.#wordAt[file.words.length] = w;
+    const passages = file.words.length;
+    let questions = 0;
+    let asked = 0;
+    for (const qs of file.questions.slice(0, passages)) for (const q of qs) (questions++, (asked += q.length));
+    this.#questionAt = new Uint32Array(passages + 1);
+    this.#askedAt = new Uint32Array(questions + 1);
+    this.#asked = new Indexes(asked);
+    for (let n = 0, q = 0, a = 0; n < passages; n++) {
+      this.#questionAt[n] = q;
+      for (const terms of file.questions[n] ?? []) {
+        this.#askedAt[q++] = a;
+        for (const t of terms) this.#asked[a++] = t <= count ? t : 0;
+      }
+      this.#questionAt[n + 1] = q;
+      this.#askedAt[q] = a;
+    }
+    this.#starts = Float64Array.from({ length: passages }, (_, n) => file.starts[n] ?? 0);
+    this.#addressed = Uint32Array.from({ length: passages }, (_, n) => file.addressed[n] ?? 0);
   }
 
   /**
@@ -97,59 +200,116 @@ export class PassageTermsReader {
    */
   static of(body: unknown): PassageTermsReader | undefined {
     const f = body as Partial<PassageTerms> | null;
-    const valid = f?.version === 1 && Number.isInteger(f.from) && typeof f.terms === 'string' && Number.isInteger(f.width) &&
-      f.width! >= 1 && Array.isArray(f.words) && Array.isArray(f.questions);
+    const valid = f?.version === 2 && Number.isInteger(f.from) && typeof f.terms === 'string' && Number.isInteger(f.width) && isPassageChunk(f.passages) &&
+      f.width! >= 1 && Array.isArray(f.words) && Array.isArray(f.questions) && Array.isArray(f.starts) && Array.isArray(f.addressed) &&
+      f.words.every((w) => typeof w === 'string') && f.questions.every(Array.isArray);
     return valid ? new PassageTermsReader(f as PassageTerms) : undefined;
-  }
-
-  /** The number of the chunk's first passage in the episode. */
-  get from(): number {
-    return this.#file.from;
   }
 
   /** How many passages the chunk has. */
   get passages(): number {
-    return this.#file.words.length;
+    return this.#wordAt.length - 1;
   }
 
-  /** About what the reader holds, in bytes: its strings, and the term list once split (~24 bytes a term). */
+  /** How many distinct terms the chunk's words have. */
+  get size(): number {
+    return this.#at.length - 2;
+  }
+
+  /** About what the reader holds, in bytes: its typed arrays and their objects. */
   get bytes(): number {
-    let bytes = 2 * this.#file.terms.length;
-    for (const w of this.#file.words) bytes += 24 + w.length;
-    for (let at = this.#file.terms.indexOf(' '); at >= 0; at = this.#file.terms.indexOf(' ', at + 1)) bytes += 24;
-    return bytes;
+    return 10 * 100 + this.#terms.byteLength + this.#at.byteLength + this.#words.byteLength + this.#wordAt.byteLength +
+      this.#questionAt.byteLength + this.#askedAt.byteLength + this.#asked.byteLength + this.#starts.byteLength + this.#addressed.byteLength;
   }
 
-  #list(): string[] {
-    this.#terms ??= ['', ...(this.#file.terms ? this.#file.terms.split(' ') : [])];
-    return this.#terms;
+  /** Term k (from 1); '' for 0 (a stop word). */
+  term(k: number): string {
+    return k >= 1 && k < this.#at.length - 1 ? fromUtf8.decode(this.#terms.subarray(this.#at[k], this.#at[k + 1]! - 1)) : '';
   }
 
-  /** Passage n's terms (n from the chunk's first passage): each word's term in order, '' for a stop word. */
-  terms(n: number): string[] {
-    const terms = this.#list();
-    const { width } = this.#file;
-    const text = this.#file.words[n] ?? '';
-    const out = new Array<string>(Math.floor(text.length / width));
-    for (let w = 0, at = 0; w < out.length; w++) {
-      let i = 0;
-      for (let k = 0; k < width; k++) i = i * TERM_DIGITS.length + DIGIT_VALUE[text.charCodeAt(at++) & 127]!;
-      out[w] = terms[i] ?? '';
+  /**
+   * The index of a term among the chunk's (from 1), or 0 when none of its words has it: binary search in the
+   * terms' bytes (an ASCII term compared as it is, another as its UTF-8 bytes).
+   */
+  indexOf(term: string): number {
+    const text = this.#terms;
+    const key: string | Uint8Array = ASCII.test(term) ? term : utf8.encode(term);
+    const at = (i: number) => (typeof key === 'string' ? key.charCodeAt(i) : key[i]!);
+    let lo = 1;
+    let hi = this.#at.length - 2;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const from = this.#at[mid]!;
+      const length = this.#at[mid + 1]! - 1 - from;
+      let c = 0;
+      for (let i = 0; c === 0 && i < length && i < key.length; i++) c = text[from + i]! - at(i);
+      if (c === 0) c = length - key.length;
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
+  /**
+   * The names a question reads the chunk's words by: its own terms as themselves, every other term as `other`, a
+   * stop word as ''. With `terms` undefined, every term as itself.
+   */
+  names(terms?: Iterable<string>, other = NOT_ASKED): string[] {
+    const size = this.size;
+    if (!terms) return Array.from({ length: size + 1 }, (_, k) => this.term(k));
+    const names = new Array<string>(size + 1).fill(other);
+    names[0] = '';
+    for (const t of terms) {
+      const k = this.indexOf(t);
+      if (k) names[k] = t;
+    }
+    return names;
+  }
+
+  /** Passage n's terms (n from the chunk's first passage): each word's term in order (by `names`), '' for a stop word. */
+  terms(n: number, names: readonly string[] = this.names()): string[] {
+    if (!(n >= 0 && n < this.passages)) return [];
+    const from = this.#wordAt[n]!;
+    const out = new Array<string>(this.#wordAt[n + 1]! - from);
+    for (let w = 0; w < out.length; w++) out[w] = names[this.#words[from + w]!] ?? '';
+    return out;
+  }
+
+  /** Passage n's questions, as terms (by `names`). */
+  questions(n: number, names: readonly string[] = this.names()): string[][] {
+    if (!(n >= 0 && n < this.passages)) return [];
+    const out: string[][] = [];
+    for (let q = this.#questionAt[n]!; q < this.#questionAt[n + 1]!; q++) {
+      const terms: string[] = [];
+      for (let a = this.#askedAt[q]!; a < this.#askedAt[q + 1]!; a++) terms.push(names[this.#asked[a]!] ?? '');
+      out.push(terms);
     }
     return out;
   }
 
-  /** Passage n's questions, as terms. */
-  questions(n: number): string[][] {
-    const terms = this.#list();
-    return (this.#file.questions[n] ?? []).map((q) => q.map((i) => terms[i] ?? ''));
+  /** The seconds passage n starts at. */
+  start(n: number): number {
+    return this.#starts[n] ?? 0;
+  }
+
+  /** Passage n's words addressing the listener (secondPersonWords). */
+  addressed(n: number): number {
+    return this.#addressed[n] ?? 0;
   }
 
   /** Every passage's analysis, in order. */
   all(): PassageAnalysis[] {
-    return this.#file.words.map((_, n) => ({ terms: this.terms(n), questions: this.questions(n) }));
+    const names = this.names();
+    return Array.from({ length: this.passages }, (_, n) => ({ terms: this.terms(n, names), questions: this.questions(n, names), addressed: this.addressed(n) }));
   }
 }
+
+/**
+ * What a question reads a chunk's word as when the word's term is not one of its own (PassageTermsReader.names):
+ * a word, not a stop word, that equals no index term (those hold no control characters).
+ */
+export const NOT_ASKED = '\u0000';
 
 /**
  * /search/passages/<id>/<c>.json: passages `from` … `from + first.length - 1` of an episode (chunk c of the
@@ -170,6 +330,12 @@ export const PassageChunkSchema = z.object({
   ends: z.array(z.number().nonnegative()),
 });
 export type PassageChunk = z.infer<typeof PassageChunkSchema>;
+
+/** Whether a fetched file has what a reader of PassageChunkSchema relies on (checked by hand, as it is read often). */
+export function isPassageChunk(body: unknown): body is PassageChunk {
+  const f = body as Partial<PassageChunk> | null;
+  return f?.version === 3 && typeof f.text === 'string' && Array.isArray(f.first) && Array.isArray(f.starts) && Number.isInteger(f.from);
+}
 
 /** Passages per chunk file: ~16 × 45 s ≈ 12 minutes of speech, ~10 KB of JSON. */
 export const PASSAGES_PER_CHUNK = 16;

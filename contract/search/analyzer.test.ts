@@ -21,3 +21,16 @@ describe('Analyzer.indexTerms', () => {
     }
   });
 });
+
+describe('Analyzer.wordSpans', () => {
+  it('cuts words as words() does, as offsets and terms, without copying them', async () => {
+    const analyzer = new Analyzer(await loadLanguage('en'));
+    const text = '«Quoted» bees — dash-separated, the hive... don’t!';
+    const spans = analyzer.wordSpans(text);
+    expect(spans.count).toBe(7);
+    expect(spans.starts.map((s, i) => text.slice(s, spans.ends[i]))).toEqual(['Quoted', 'bees', 'dash', 'separated', 'the', 'hive', 'don’t']);
+    expect(spans.terms).toEqual(['quot', 'bee', 'dash', 'separ', null, 'hive', 'don’t']);
+    expect(analyzer.words(text)).toEqual(spans.starts.map((start, i) => ({ text: text.slice(start, spans.ends[i]), start, end: spans.ends[i], term: spans.terms[i] })));
+    expect(analyzer.wordSpans('  -- ')).toEqual({ count: 0, starts: [], ends: [], terms: [] });
+  });
+});

@@ -128,7 +128,20 @@ export class Analyzer {
 
   /** Every word of a text with its position, split and trimmed the way the index splits it. */
   words(text: string): WordSpan[] {
-    const spans: WordSpan[] = [];
+    const { count, starts, ends, terms } = this.wordSpans(text);
+    const spans = new Array<WordSpan>(count);
+    for (let i = 0; i < count; i++) spans[i] = { text: text.slice(starts[i], ends[i]), start: starts[i]!, end: ends[i]!, term: terms[i]! };
+    return spans;
+  }
+
+  /**
+   * words() as parallel arrays (word i: text.slice(starts[i], ends[i]), its term terms[i]), without an object or
+   * a copy of each word: what a snippet reads of a passage's hundred-odd words, most of which it never shows.
+   */
+  wordSpans(text: string): { count: number; starts: number[]; ends: number[]; terms: Array<string | null> } {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const terms: Array<string | null> = [];
     const chunk = /[^\s-]+/g;
     for (let m = chunk.exec(text); m; m = chunk.exec(text)) {
       let cut = this.#cutCache.get(m[0]);
@@ -140,10 +153,11 @@ export class Analyzer {
       }
       if (!cut) continue;
       const start = m.index + cut.at;
-      const end = start + cut.length;
-      spans.push({ text: text.slice(start, end), start, end, term: cut.term });
+      starts.push(start);
+      ends.push(start + cut.length);
+      terms.push(cut.term);
     }
-    return spans;
+    return { count: starts.length, starts, ends, terms };
   }
 
   /** Where a chunk's word is in it ([offset, length]), or null when only punctuation is left: how words() cuts. */

@@ -13,6 +13,20 @@ export interface PassageAnalysis {
   terms: string[];
   /** The index terms (stop words left out) of each sentence that ends with a question mark. */
   questions: string[][];
+  /** How many words address the listener ("you", "your", ...: secondPersonWords), for first-person questions. */
+  addressed: number;
+}
+
+/** The speaker addressing the listener: how advice is given ("you want to wait an hour", "your starter"). */
+const SECOND_PERSON_EN = /\b(you|your|you're|you'll|yourself|you've)\b/gi;
+
+/**
+ * How many words of a text address the listener (English second person): what /ask weighs, for a question asked
+ * in the first person ("should I ...?" is answered "you should ..."), counted here so that the build can publish it
+ * per passage and a question need not read the passage's text.
+ */
+export function secondPersonWords(text: string): number {
+  return text.match(SECOND_PERSON_EN)?.length ?? 0;
 }
 
 /** The sentences of a text that end with a question mark. */
@@ -28,5 +42,5 @@ export function questionTerms(text: string, analyzer: Analyzer): string[][] {
 
 /** A passage's text (its cues joined by spaces) as /ask reads it. */
 export function analysePassage(text: string, analyzer: Analyzer): PassageAnalysis {
-  return { terms: analyzer.indexTerms(text), questions: questionTerms(text, analyzer) };
+  return { terms: analyzer.indexTerms(text), questions: questionTerms(text, analyzer), addressed: secondPersonWords(text) };
 }

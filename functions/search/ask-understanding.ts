@@ -20,7 +20,7 @@
 import type { Analyzer } from '../../contract/search/analyzer.ts';
 import { GENERIC_MIN, relatedTerms, type SemanticData } from '../../contract/search/semantic.ts';
 import { contentWords } from './query.ts';
-import { questionTerms } from '../../contract/search/passage-terms.ts';
+import { questionTerms, secondPersonWords } from '../../contract/search/passage-terms.ts';
 
 export { questionTerms };
 
@@ -103,16 +103,13 @@ export function understandQuestion(
 }
 
 const FIRST_PERSON_EN = /\b(i|i'm|i've|my|me|we|our)\b/i;
-/** The speaker addressing the listener: how advice is given ("you want to wait an hour", "your starter"). */
-const SECOND_PERSON_EN = /\b(you|your|you're|you'll|yourself|you've)\b/gi;
-
 /**
  * How much a passage speaks to the listener, in [0, 1] (5 or more second-person words: 1), for a question asked
  * in the first person: "should I ...?" is answered "you should ...", the host's framing and the guest's
  * background are not.
  */
-function addressed(text: string): number {
-  return Math.min(1, (text.match(SECOND_PERSON_EN)?.length ?? 0) / 5);
+function addressed(secondPerson: number): number {
+  return Math.min(1, secondPerson / 5);
 }
 
 export interface Candidate {
@@ -151,6 +148,8 @@ export interface PassageContext {
   count?: number;
   /** questionTerms of the passage, if the caller keeps them. */
   questions?(index: number): string[][];
+  /** secondPersonWords of the passage, if the caller keeps them (the text is not read then). */
+  addressed?(index: number): number;
 }
 
 /**
@@ -277,7 +276,7 @@ export function rescorePassages(
     const score = c.score * evidence + RESCORE.neighbour * neighbours;
     // The host's welcome and farewell name the episode's topics in plain words; the answers come in between.
     const framing = ctx.count !== undefined && ctx.count > 2 && (c.index === 0 || c.index === ctx.count - 1) ? 1 : 0;
-    const advice = c.parts && u.firstPerson ? addressed(ctx.text(c.index)) : 0;
+    const advice = c.parts && u.firstPerson ? addressed(ctx.addressed?.(c.index) ?? secondPersonWords(ctx.text(c.index))) : 0;
     const moment = c.parts
       ? momentScore({ ...scaled(c.parts, top), neighbours: neighbours / (top || 1), coverage, proximity, chapter, asked, framing, advice })
       : undefined;

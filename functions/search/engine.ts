@@ -22,7 +22,7 @@ import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import {
-  PassageTermsReader, SearchLayoutSchema, type PassageChunk, type SearchLayout,
+  isPassageChunk, PassageTermsReader, SearchLayoutSchema, type PassageChunk, type SearchLayout,
 } from '../../contract/schemas/search-passages.ts';
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
@@ -64,11 +64,12 @@ const MAX_FUZZY_LENGTH = 24;
 const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.length <= MAX_FUZZY_LENGTH;
 
 /**
- * What a process keeps of the index, in bytes (approximate: what the loaded shards and passage chunks hold), so
- * that memory does not grow with the show, only with what is asked. A query needs a few shards and one passage
- * chunk per result it shows; a shard is ~45 KB of JSON and about as much loaded (typed arrays), a chunk of 16
- * passages ~10 KB. The default fits a 128 MB function isolate; SEARCH_CACHE_MB (functions/env.ts) sets it per
- * host, read once before the first query (configureSearchCaches).
+ * What a process keeps of the index, in bytes (what the loaded shards and passage chunks hold, nearly all of it in
+ * typed arrays), so that memory does not grow with the show, only with what is asked. A query needs a few shards
+ * and one passage chunk per result it shows; a shard is ~60 KB of JSON and a little less loaded, a chunk of 16
+ * passages of an hour-long episode ~10 KB, and /ask's reading of one (its analyses with the chunk) ~19 KB. The
+ * default fits a 128 MB function isolate; SEARCH_CACHE_MB (functions/env.ts) sets it per host, read once before the
+ * first query (configureSearchCaches).
  */
 export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024 };
 /** Answers to repeated queries get a quarter of the budget on top, weighed by their size (~5–15 KB each). */
@@ -276,32 +277,181 @@ export function bestPassages(flat: readonly number[], keep: number): Array<[numb
 type ShardPosting = { text?: Record<string, { p?: number[] }> };
 
 /**
- * A term's transcript posting as the engine keeps it: the episodes (ascending as published), and for episode k its
- * best passages passages[at[k]] … passages[at[k + 1] - 1] with their scores. Typed arrays hold a posting in a
- * fraction of the memory of the parsed JSON objects, so a host can keep many more shards.
+ * A term's transcript posting as the engine reads it: the episodes (ascending as published), and for episode k its
+ * best passages passages[at[k]] … passages[at[k + 1] - 1] with their scores (views of the shard's arrays: `at`
+ * counts in the whole shard's `passages`).
  */
-interface Posting {
+export interface Posting {
   episodes: Int32Array;
   at: Int32Array;
   passages: Int32Array;
   scores: Float64Array;
 }
 
-interface LoadedShard {
-  /** The shard's vocabulary: term → posting. */
-  vocabulary: Map<string, Posting>;
+/**
+ * A shard (a serialized Lunr index whose postings carry `p`) as the engine keeps it: every posting in the same
+ * few typed arrays, and the terms in one string, found by binary search (published in code-unit order). A posting
+ * of its own in four typed arrays, with its term in a Map, was ~600 bytes of JS objects a term (~200 terms a shard
+ * at N = 100): a shard loaded, as /ask's questions do at N = 1,000, left tens of KB for a scavenge to copy and
+ * promote and, once evicted, for a full collection to find.
+ */
+export class LoadedShard {
+  /**
+   * The terms, separated by single spaces (index terms hold none), and where term k starts in them (it ends at
+   * termAt[k + 1] - 1).
+   */
+  readonly #terms: string;
+  readonly #termAt: Uint32Array;
+  /**
+   * Term k's episodes: episodes[epAt[k]] … episodes[epAt[k + 1] - 1]; the passages of episode slot j:
+   * passages[at[j]] … passages[at[j + 1] - 1], with their scores.
+   */
+  readonly #epAt: Int32Array;
+  readonly #episodes: Int32Array;
+  readonly #at: Int32Array;
+  readonly #passages: Int32Array;
+  readonly #scores: Float64Array;
+  #tokenSet: lunr.TokenSet | undefined;
+  /** Approximate bytes held (for the cache's budget). */
+  readonly bytes: number;
+
+  constructor(n: number, serialized: { invertedIndex?: Array<[string, ShardPosting]> }) {
+    const list = serialized?.invertedIndex;
+    if (!Array.isArray(list)) throw new Error(`shard ${n}: not a serialized Lunr index; rebuild the site`);
+    let episodes = 0;
+    let pairs = 0;
+    let prev = '';
+    for (const [k, [term, posting]] of list.entries()) {
+      if (typeof term !== 'string' || term.includes(' ') || (k > 0 && !(prev < term))) throw new Error(`shard ${n}: terms not in code-unit order; rebuild the site`);
+      prev = term;
+      const refs = posting?.text ?? {};
+      for (const ref of Object.keys(refs)) {
+        episodes++;
+        pairs += (refs[ref]?.p?.length ?? 0) >> 1;
+      }
+    }
+    this.#terms = list.map(([term]) => term).join(' ');
+    this.#termAt = new Uint32Array(list.length + 1);
+    this.#epAt = new Int32Array(list.length + 1);
+    this.#episodes = new Int32Array(episodes);
+    this.#at = new Int32Array(episodes + 1);
+    this.#passages = new Int32Array(pairs);
+    this.#scores = new Float64Array(pairs);
+    let at = 0;
+    let e = 0;
+    let i = 0;
+    list.forEach(([term, posting], k) => {
+      this.#termAt[k] = at;
+      at += term.length + 1;
+      this.#epAt[k] = e;
+      const refs = posting?.text ?? {};
+      for (const ref of Object.keys(refs)) {
+        this.#episodes[e] = Number(ref);
+        this.#at[e++] = i;
+        const p = refs[ref]?.p ?? [];
+        for (let j = 0; j + 1 < p.length; j += 2, i++) {
+          this.#passages[i] = p[j]!;
+          this.#scores[i] = p[j + 1]!;
+        }
+      }
+    });
+    this.#termAt[list.length] = at;
+    this.#epAt[list.length] = e;
+    this.#at[e] = i;
+    // eslint-disable-next-line no-control-regex
+    const stringBytes = /^[\u0000-\u00ff]*$/.test(this.#terms) ? this.#terms.length : 2 * this.#terms.length;
+    this.bytes = 1024 + stringBytes + this.#termAt.byteLength + this.#epAt.byteLength + this.#episodes.byteLength + this.#at.byteLength +
+      this.#passages.byteLength + this.#scores.byteLength;
+  }
+
+  /** How many terms the shard has. */
+  get size(): number {
+    return this.#termAt.length - 1;
+  }
+
+  /** The index of a term in the shard, or -1. */
+  #find(term: string): number {
+    const text = this.#terms;
+    let lo = 0;
+    let hi = this.#termAt.length - 2;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const from = this.#termAt[mid]!;
+      const length = this.#termAt[mid + 1]! - 1 - from;
+      let c = 0;
+      for (let i = 0; c === 0 && i < length && i < term.length; i++) c = text.charCodeAt(from + i) - term.charCodeAt(i);
+      if (c === 0) c = length - term.length;
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  has(term: string): boolean {
+    return this.#find(term) >= 0;
+  }
+
+  /** A term's posting, or undefined when the shard does not have the term. */
+  posting(term: string): Posting | undefined {
+    const k = this.#find(term);
+    if (k < 0) return undefined;
+    const from = this.#epAt[k]!;
+    const to = this.#epAt[k + 1]!;
+    return { episodes: this.#episodes.subarray(from, to), at: this.#at.subarray(from, to + 1), passages: this.#passages, scores: this.#scores };
+  }
+
   /**
    * The vocabulary as Lunr's automaton, made on first use: only a prefix or a typo-tolerant lookup needs it, and
    * building it was most of a shard's load time when every shard was loaded as a lunr.Index.
    */
-  tokenSet(): lunr.TokenSet;
-  /** Approximate bytes held (for the cache's budget). */
-  bytes: number;
+  tokenSet(): lunr.TokenSet {
+    // Published in code-unit order, the order TokenSet.fromArray needs.
+    this.#tokenSet ??= TokenSets.fromArray(this.#terms ? this.#terms.split(' ') : []);
+    return this.#tokenSet;
+  }
 }
 
-interface LoadedChunk extends PassageChunk {
-  /** Offset of each cue in `text`. */
-  offsets: number[];
+/**
+ * A chunk of passages as the engine keeps it: its cues' text as UTF-8 bytes and typed arrays, outside the JS heap,
+ * so that a scavenge does not copy a loaded chunk and a full collection does not mark it (a cache that churns, as
+ * /ask's does at N = 1,000, otherwise fills the old generation with evicted text); a passage's text is decoded
+ * when a moment or a re-ranking without analyses reads it (join()).
+ */
+interface LoadedChunk {
+  /** The number of the chunk's first passage in the episode. */
+  from: number;
+  /** The chunk's cues' texts, UTF-8, separated by "\n" (PassageChunk.text). */
+  bytes: Uint8Array;
+  /** Where each cue starts in `bytes`. */
+  offsets: Uint32Array;
+  /** Each cue's start, seconds. */
+  starts: Float64Array;
+  /** Passage from + n is the cues from first[n] up to first[n + 1] (the last one: to the end). */
+  first: Uint32Array;
+}
+
+/** What the budget counts for a loaded chunk: its bytes and arrays. */
+const chunkBytes = (chunk: LoadedChunk) => 256 + chunk.bytes.byteLength + chunk.offsets.byteLength + chunk.starts.byteLength + chunk.first.byteLength;
+
+/** /ask's reading of a chunk of passages (/search/passage-terms/<id>/<c>.json): its analyses and the chunk. */
+interface AskChunk {
+  reader: PassageTermsReader;
+  chunk: LoadedChunk;
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** A published chunk of passages (PassageChunkSchema, checked by the caller) as the engine keeps it. */
+export function compactChunk(body: PassageChunk): LoadedChunk {
+  const bytes = utf8.encode(body.text);
+  let cues = 1;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) cues++;
+  const offsets = new Uint32Array(cues);
+  // "\n" is one byte in UTF-8 and never part of another character's bytes.
+  for (let i = 0, c = 1; i < bytes.length; i++) if (bytes[i] === 10) offsets[c++] = i + 1;
+  return { from: body.from, bytes, offsets, starts: Float64Array.from(body.starts), first: Uint32Array.from(body.first) };
 }
 
 /** Loads a build document by URL path without keeping it (the engine caches what it loads, with bounds). */
@@ -319,8 +469,8 @@ export class SearchEngine {
   readonly #read: DocumentReader;
   /**
    * What is loaded of the index, in one byte budget (SharedBudget) with a share each for the shards and the top
-   * index's matches for a word (keys "s<n>", "m…", #metadataMatches), and the passage chunks and their analyses
-   * ("<id>/<c>", "t<id>/<c>"). Each may use what the other leaves unused: the bench's 200 searches at N = 1,000
+   * index's matches for a word (keys "s<n>", "m…", #metadataMatches), and the passage chunks and /ask's readings of
+   * them ("<id>/<c>", "t<id>/<c>", #askChunk). Each may use what the other leaves unused: the bench's 200 searches at N = 1,000
    * need ~13 MB of shards and ~16 MB of chunks, and a fixed split of 32 MB (60/40) had the chunks churn while
    * shards held space they did not use (1,484 chunk loads instead of 1,191; a search computed anew cost twice as
    * much). But neither evicts the other below its share: /ask reads ~12 chunks a question, and with one LRU over
@@ -360,13 +510,16 @@ export class SearchEngine {
     const semantic = await this.#semantic();
     const stems = contentWords(question, this.analyzer).clauses.map((c) => this.analyzer.stem(c.term));
     const known = new Set<string>();
-    for (const stem of stems) if (stem && (await this.#knowsStem(stem))) known.add(stem);
+    // Each word's shard at once: a question's words are in different shards, each a file to read when not held.
+    const knows = await Promise.all(stems.map((stem) => (stem ? this.#knowsStem(stem) : false)));
+    for (const [i, stem] of stems.entries()) if (knows[i]) known.add(stem);
     const understood = understandQuestion(question, this.analyzer, semantic, { has: (t) => known.has(t) });
     if (understood.terms.length) {
       const parsed: ParsedQuery = {
         clauses: understood.terms.map((t) => ({ term: t.term, presence: 'optional', prefix: false, autoPrefix: false, stemmed: true, boost: t.boost })),
         truncated: false,
       };
+      const askedTerms = understood.terms.map((t) => t.term);
       const hits = await this.rank(parsed, weights, {
         rescore: async (episode, candidates, postings, rank) => {
           // The leading episodes: every passage near the best candidates is a candidate, not only those the postings
@@ -394,7 +547,7 @@ export class SearchEngine {
           const read = every ? candidates : candidates.filter((c) => scanned.has(chunkOf(c.index)));
           const wanted = read.map((c) => c.index);
           if (every) for (const c of scanned) for (let i = c * perChunk; i < (c + 1) * perChunk; i++) wanted.push(i);
-          const ctx = await this.#passageContext(episode, wanted);
+          const ctx = await this.#passageContext(episode, wanted, askedTerms);
           const listed = new Set(read.map((c) => c.index));
           const termsOf = (i: number) => (listed.has(i) || scanned.has(chunkOf(i)) ? ctx.terms(i) : []);
           const all = every ? allCandidates(understood, ctx.count, postings, termsOf, candidates[0]?.terms) : [];
@@ -421,48 +574,60 @@ export class SearchEngine {
   /** Whether the index has a stem (already stemmed). */
   async #knowsStem(stem: string): Promise<boolean> {
     if (Object.hasOwn(this.#topVocabulary, stem)) return true;
-    return (await this.#shard(this.#shardOf(stem))).vocabulary.has(stem);
+    return (await this.#shard(this.#shardOf(stem))).has(stem);
   }
 
   /**
-   * What rescorePassages reads of an episode's passages (those given: their chunks are loaded first): texts and
-   * starts, chapter titles and starts.
+   * What rescorePassages reads of an episode's passages (those given: their chunks' analyses are loaded first,
+   * each with its chunk of passages, #askChunk): terms, questions, starts and words addressing the listener, and
+   * the chapters. Only where a chunk has no analysis (a build without them, a file that did not load) are the
+   * passages' chunks loaded and their text analysed. `asked`: the question's terms; a word with another term reads
+   * as NOT_ASKED (PassageTermsReader.names), which scores alike.
    */
-  async #passageContext(episode: number, indices: number[]) {
+  async #passageContext(episode: number, indices: number[], asked: readonly string[]) {
     const chunks = new Map<number, LoadedChunk>();
     const perChunk = this.layout.passages.perChunk;
     const count = this.#passageCounts.get(episode) ?? 0;
     const wanted = indices.filter((i) => i >= 0 && i < count).map((i) => Math.floor(i / perChunk));
-    const analyses = new Map<number, PassageTermsReader>();
+    const analyses = new Map<number, { reader: PassageTermsReader; names: string[] }>();
     await Promise.all(
-      [...new Set(wanted)].flatMap((c) => [
-        this.#chunk(episode, c).then((chunk) => void chunks.set(c, chunk), () => undefined),
-        this.#termChunk(episode, c).then((a) => void (a && analyses.set(c, a))),
-      ]),
+      [...new Set(wanted)].map(async (c) => {
+        const ask = await this.#askChunk(episode, c);
+        if (ask) {
+          analyses.set(c, { reader: ask.reader, names: ask.reader.names(asked) });
+          chunks.set(c, ask.chunk);
+        } else await this.#chunk(episode, c).then((chunk) => void chunks.set(c, chunk), () => undefined);
+      }),
     );
     const analysisOf = (index: number) => {
       const a = analyses.get(Math.floor(index / perChunk));
-      return a && index - a.from < a.passages ? a : undefined;
+      return a && index - a.reader.from < a.reader.passages ? a : undefined;
     };
     const at = (index: number) => {
       const chunk = chunks.get(Math.floor(index / perChunk));
       return chunk && index - chunk.from < chunk.first.length ? chunk : undefined;
     };
     return {
-      count: this.#passageCounts.get(episode) ?? 0,
+      count,
       text: (index: number) => {
         const chunk = at(index);
         return chunk ? join(chunk, index).text : '';
       },
       terms: (index: number) => {
         const a = analysisOf(index);
-        return a ? a.terms(index - a.from) : this.#analysed(episode, at(index), index).terms;
+        return a ? a.reader.terms(index - a.reader.from, a.names) : this.#analysed(episode, at(index), index).terms;
       },
       questions: (index: number) => {
         const a = analysisOf(index);
-        return a ? a.questions(index - a.from) : this.#analysed(episode, at(index), index).questions;
+        return a ? a.reader.questions(index - a.reader.from, a.names) : this.#analysed(episode, at(index), index).questions;
+      },
+      addressed: (index: number) => {
+        const a = analysisOf(index);
+        return a ? a.reader.addressed(index - a.reader.from) : this.#analysed(episode, at(index), index).addressed;
       },
       start: (index: number) => {
+        const a = analysisOf(index);
+        if (a) return a.reader.start(index - a.reader.from);
         const chunk = at(index);
         return chunk ? chunk.starts[chunk.first[index - chunk.from]!]! : 0;
       },
@@ -471,15 +636,20 @@ export class SearchEngine {
   }
 
   /**
-   * The analyses of chunk c of an episode's passages as the build published them (layout.passages.terms), or
-   * undefined for a build without them or a file that does not load: #analysed then reads the text.
+   * The analyses of chunk c of an episode's passages as the build published them (layout.passages.terms), with the
+   * chunk of passages the file carries, kept as one entry; undefined for a build without them or a file that does
+   * not load: #analysed then reads the text.
    */
-  #termChunk(id: number, c: number): Promise<PassageTermsReader | undefined> {
+  #askChunk(id: number, c: number): Promise<AskChunk | undefined> {
     const path = this.layout.passages.terms;
     if (!path) return Promise.resolve(undefined);
     const load = () =>
-      this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res) => PassageTermsReader.of(await res.json())).catch(() => undefined);
-    return loadOnce(this.#chunks, `t${id}/${c}`, 16 * 1024, load, (reader) => 256 + (reader?.bytes ?? 0));
+      this.#read(path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res): Promise<AskChunk | undefined> => {
+        const body = (await res.json()) as { passages?: unknown };
+        const reader = PassageTermsReader.of(body);
+        return reader && isPassageChunk(body.passages) ? { reader, chunk: compactChunk(body.passages) } : undefined;
+      }).catch(() => undefined);
+    return loadOnce(this.#chunks, `t${id}/${c}`, 24 * 1024, load, (ask) => 256 + (ask ? ask.reader.bytes + chunkBytes(ask.chunk) : 0));
   }
 
   /**
@@ -488,7 +658,7 @@ export class SearchEngine {
    */
   readonly #passageTerms = new Lru<string, PassageAnalysis>(5_000);
   #analysed(episode: number, chunk: LoadedChunk | undefined, index: number): PassageAnalysis {
-    if (!chunk) return { terms: [], questions: [] };
+    if (!chunk) return { terms: [], questions: [], addressed: 0 };
     const key = `${episode}:${index}`;
     let analysed = this.#passageTerms.get(key);
     if (!analysed) {
@@ -626,7 +796,7 @@ export class SearchEngine {
           const shard = shards.get(n)!;
           const terms = !l.wildcard && !l.fuzzy ? [l.key] : expandTerm(shard.tokenSet(), l.key, l.wildcard, l.fuzzy);
           for (const t of terms) {
-            const posting = shard.vocabulary.get(t);
+            const posting = shard.posting(t);
             if (!posting) continue;
             add(posting, t);
             if (scored) read?.push([t, posting]);
@@ -769,7 +939,7 @@ export class SearchEngine {
       this.#shards,
       `s${n}`,
       64 * 1024,
-      () => this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => compactShard(n, await res.json())),
+      () => this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => new LoadedShard(n, await res.json())),
       (shard) => shard.bytes,
     );
   }
@@ -778,22 +948,22 @@ export class SearchEngine {
   #chunk(id: number, c: number): Promise<LoadedChunk> {
     const load = () =>
       this.#read(this.layout.passages.path.replace('{id}', String(id)).replace('{chunk}', String(c)), async (res): Promise<LoadedChunk> => {
-        const body = (await res.json()) as PassageChunk;
-        if (body?.version !== 3 || typeof body.text !== 'string' || !Array.isArray(body.first) || !Number.isInteger(body.from)) {
+        const body: unknown = await res.json();
+        if (!isPassageChunk(body)) {
           throw new Error(`passages of episode ${id}, chunk ${c}: not a version 3 file; rebuild the site`);
         }
-        const offsets = [0];
-        for (let at = body.text.indexOf('\n'); at >= 0; at = body.text.indexOf('\n', at + 1)) offsets.push(at + 1);
-        return { ...body, offsets };
+        return compactChunk(body);
       });
-    const weight = (chunk: LoadedChunk) => 256 + chunk.text.length + 8 * (chunk.starts.length + chunk.offsets.length + 2 * chunk.first.length);
-    return loadOnce(this.#chunks, `${id}/${c}`, 16 * 1024, load, weight);
+    return loadOnce(this.#chunks, `${id}/${c}`, 16 * 1024, load, chunkBytes);
   }
 
   /** The chunk holding an episode's passage, if the episode has that passage. */
   async #chunkOf(id: number, index: number): Promise<LoadedChunk | undefined> {
     if (!(index >= 0 && index < (this.#passageCounts.get(id) ?? 0))) return undefined;
-    const chunk = await this.#chunk(id, Math.floor(index / this.layout.passages.perChunk));
+    const c = Math.floor(index / this.layout.passages.perChunk);
+    // /ask's moments are in chunks it re-ranked, held with their analyses: no second file for them.
+    const held = this.#chunks.get(`t${id}/${c}`) as Promise<AskChunk | undefined> | undefined;
+    const chunk = (held && (await held)?.chunk) || (await this.#chunk(id, c));
     return index - chunk.from < chunk.first.length ? chunk : undefined;
   }
 
@@ -844,41 +1014,6 @@ export class SearchEngine {
   }
 }
 
-/** A shard (a serialized Lunr index whose postings carry `p`) as the engine keeps it. */
-function compactShard(n: number, serialized: { invertedIndex?: Array<[string, ShardPosting]> }): LoadedShard {
-  if (!Array.isArray(serialized?.invertedIndex)) throw new Error(`shard ${n}: not a serialized Lunr index; rebuild the site`);
-  const vocabulary = new Map<string, Posting>();
-  let bytes = 0;
-  for (const [term, posting] of serialized.invertedIndex) {
-    const refs = posting?.text ?? {};
-    const ids = Object.keys(refs);
-    let pairs = 0;
-    for (const ref of ids) pairs += (refs[ref]?.p?.length ?? 0) >> 1;
-    const compact: Posting = {
-      episodes: new Int32Array(ids.length),
-      at: new Int32Array(ids.length + 1),
-      passages: new Int32Array(pairs),
-      scores: new Float64Array(pairs),
-    };
-    let i = 0;
-    ids.forEach((ref, k) => {
-      compact.episodes[k] = Number(ref);
-      compact.at[k] = i;
-      const p = refs[ref]?.p ?? [];
-      for (let j = 0; j + 1 < p.length; j += 2, i++) {
-        compact.passages[i] = p[j]!;
-        compact.scores[i] = p[j + 1]!;
-      }
-    });
-    compact.at[ids.length] = i;
-    vocabulary.set(term, compact);
-    bytes += 2 * term.length + 300 + 8 * ids.length + 12 * pairs;
-  }
-  let tokenSet: lunr.TokenSet | undefined;
-  // Published in code-unit order, the order TokenSet.fromArray needs.
-  return { vocabulary, bytes, tokenSet: () => (tokenSet ??= TokenSets.fromArray([...vocabulary.keys()])) };
-}
-
 /** Lunr's TokenSet constructors, which @types/lunr leaves out. */
 const TokenSets = lunr.TokenSet as unknown as {
   fromArray(sorted: string[]): lunr.TokenSet;
@@ -921,17 +1056,19 @@ function vocabularyOf(index: lunr.Index): Record<string, unknown> {
 
 /**
  * A passage's cues joined into one text (with spaces, as the index read them), its first cue in the chunk, and
- * each cue's offset in the text: a slice of the chunk's text, whose cue separators are line breaks.
+ * each cue's offset in the text: the chunk's bytes from the passage's first cue to its last decoded, whose cue
+ * separators are line breaks.
  */
-function join(file: LoadedChunk, index: number): { text: string; offsets: number[]; firstCue: number } {
+export function join(file: LoadedChunk, index: number): { text: string; offsets: number[]; firstCue: number } {
   const local = index - file.from;
   const firstCue = file.first[local]!;
   const endCue = file.first[local + 1] ?? file.offsets.length;
   const from = file.offsets[firstCue]!;
-  const to = endCue < file.offsets.length ? file.offsets[endCue]! - 1 : file.text.length;
-  const offsets: number[] = [];
-  for (let c = firstCue; c < endCue; c++) offsets.push(file.offsets[c]! - from);
-  return { text: file.text.slice(from, to).replaceAll('\n', ' '), offsets, firstCue };
+  const to = endCue < file.offsets.length ? file.offsets[endCue]! - 1 : file.bytes.length;
+  const text = fromUtf8.decode(file.bytes.subarray(from, to));
+  const offsets = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) offsets.push(at + 1);
+  return { text: text.replaceAll('\n', ' '), offsets, firstCue };
 }
 
 /** The cue that holds a character offset of the joined passage text. */

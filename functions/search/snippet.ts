@@ -50,20 +50,21 @@ export function makeSnippet(
   analyzer: Analyzer,
   maxLength = SNIPPET_MAX_LENGTH,
 ): Snippet {
-  const words = analyzer.words(text);
-  const hits = words.map((w) => terms.size > 0 && w.term !== null && terms.has(w.term));
+  // The words as parallel arrays (no object or copy per word: a snippet shows a few of a passage's hundred-odd).
+  const { count, starts, ends, terms: wordTerms } = analyzer.wordSpans(text);
+  const hits = new Uint8Array(count);
+  if (terms.size > 0) for (let i = 0; i < count; i++) hits[i] = wordTerms[i] !== null && terms.has(wordTerms[i]!) ? 1 : 0;
   const ranges = sentences(text);
   if (!ranges.length) return { text: '', offset: 0 };
 
   // Each sentence's matched words, in one pass (words and sentences are both in text order).
   const stats = ranges.map(() => ({ count: 0, terms: [] as string[] }));
-  for (let i = 0, r = 0; i < words.length && r < ranges.length; i++) {
-    const w = words[i]!;
-    while (r < ranges.length && ranges[r]!.end < w.end) r++;
-    if (r === ranges.length || !hits[i] || w.start < ranges[r]!.start) continue;
+  for (let i = 0, r = 0; i < count && r < ranges.length; i++) {
+    while (r < ranges.length && ranges[r]!.end < ends[i]!) r++;
+    if (r === ranges.length || !hits[i] || starts[i]! < ranges[r]!.start) continue;
     const st = stats[r]!;
     st.count++;
-    if (!st.terms.includes(w.term!)) st.terms.push(w.term!);
+    if (!st.terms.includes(wordTerms[i]!)) st.terms.push(wordTerms[i]!);
   }
   let best = 0;
   for (let i = 1; i < ranges.length; i++) {
@@ -85,14 +86,17 @@ export function makeSnippet(
   let cropStart = false;
   let cropEnd = false;
   if (!fits(range)) {
-    const first = words.find((w, i) => hits[i] && w.start >= range.start && w.end <= range.end);
+    let first = -1;
+    for (let i = 0; i < count && first < 0; i++) if (hits[i] && starts[i]! >= range.start && ends[i]! <= range.end) first = i;
     // Start a little before the first match so it has some context, at a word boundary.
-    const anchor = first ? Math.max(range.start, first.start - Math.floor(maxLength / 4)) : range.start;
-    const startWord = words.find((w) => w.start >= anchor && w.start < range.end);
-    const from = anchor === range.start ? range.start : (startWord?.start ?? range.start);
+    const anchor = first >= 0 ? Math.max(range.start, starts[first]! - Math.floor(maxLength / 4)) : range.start;
+    let startWord = -1;
+    for (let i = 0; i < count && startWord < 0; i++) if (starts[i]! >= anchor && starts[i]! < range.end) startWord = i;
+    const from = anchor === range.start ? range.start : startWord >= 0 ? starts[startWord]! : range.start;
     let to = Math.min(range.end, from + maxLength);
-    const lastWhole = words.findLast((w) => w.end <= to && w.start >= from);
-    if (to < range.end && lastWhole) to = lastWhole.end;
+    let lastWhole = -1;
+    for (let i = count - 1; i >= 0 && lastWhole < 0; i--) if (ends[i]! <= to && starts[i]! >= from) lastWhole = i;
+    if (to < range.end && lastWhole >= 0) to = ends[lastWhole]!;
     cropStart = from > range.start;
     cropEnd = to < range.end;
     range.start = from;
@@ -101,10 +105,12 @@ export function makeSnippet(
 
   let out = '';
   let at = range.start;
-  for (const [i, w] of words.entries()) {
-    if (w.start < range.start || w.end > range.end || !hits[i]) continue;
-    out += clean(text.slice(at, w.start)) + MARK_OPEN + clean(w.text) + MARK_CLOSE;
-    at = w.end;
+  for (let i = 0; i < count; i++) {
+    const start = starts[i]!;
+    const end = ends[i]!;
+    if (start < range.start || end > range.end || !hits[i]) continue;
+    out += clean(text.slice(at, start)) + MARK_OPEN + clean(text.slice(start, end)) + MARK_CLOSE;
+    at = end;
   }
   out += clean(text.slice(at, range.end));
   out = out.replace(/\s+/g, ' ').trim();

@@ -122,9 +122,12 @@ up so that a show of thousands of hours stays cheap to search on a phone:
   (the cues, one per line), \`starts\` (each cue's start, seconds), \`first\` (each passage's first cue) and \`ends\`;
   [/search/passages.json](${u.passages}) lists the episodes that have them and how many passages each has;
 - \`/search/passage-terms/{id}/{chunk}.json\` (\`layout.passages.terms\`): what /ask reads of the same chunk's
-  passages, made at build time: \`terms\` (the chunk's distinct index terms, separated by spaces; term 0 is a stop
-  word, term k the k-th of them), \`words\` (per passage, each word's term index as \`width\` base64url digits) and
-  \`questions\` (per passage, the term indexes of each question asked in it). A client that only searches never needs them.
+  passages, made at build time (\`version\` 2): \`terms\` (the chunk's distinct index terms in code-point order,
+  separated by spaces; term 0 is a stop word, term k the k-th of them), \`words\` (per passage, each word's term index
+  as \`width\` base64url digits), \`questions\` (per passage, the term indexes of each question asked in it),
+  \`starts\` (per passage, the seconds it starts at) and \`addressed\` (per passage, its words addressing the
+  listener: you, your, ...), and \`passages\`: the chunk's passages as \`/search/passages/{id}/{chunk}.json\` has
+  them, so that /ask reads one file per chunk. A client that only searches never needs them.
 
 Scores are BM25 with statistics of the whole show, so a word's scores from different shards add up.
 

@@ -5,7 +5,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../../contract/schemas/search.ts';
 import { searchEpisodes, askEpisodes } from '../../functions/search/service.ts';
-import { timestamp, withTime, type SearchEngine } from '../../functions/search/engine.ts';
+import { getEngine, timestamp, withTime, type SearchEngine } from '../../functions/search/engine.ts';
+import { DataStore } from '../../functions/data.ts';
+import { contentWords } from '../../functions/search/query.ts';
 import { languageKey } from '../../contract/search/language.ts';
 import { memoryStore, contentFiles, sampleContent, syntheticEngine } from './helpers.ts';
 
@@ -190,5 +192,31 @@ describe('the sample podcast through the service functions the MCP tools call', 
     const bare = (await searchEpisodes(store, { query: '-x', limit: 50, offset: 0 })).results.map((r) => r.id);
     expect(bare).toEqual(all);
     expect(bare.length).toBeLessThan(sampleContent().episodes.length);
+  });
+});
+
+describe('/ask loads what a question needs at once', () => {
+  it("reads the shards of a question's words together, not one after the other", async () => {
+    const files = await contentFiles(sampleContent(), { shardBytes: 4096 });
+    const top = JSON.parse(files['/search/lunr-index.json']!) as { layout: { shards: { first: string[] } }; invertedIndex: Array<[string, unknown]> };
+    const inTop = new Set(top.invertedIndex.map(([t]) => t));
+    let inFlight = 0;
+    let most = 0;
+    const store = new DataStore(async (path) => {
+      const shard = path.startsWith('/search/shards/');
+      if (shard) most = Math.max(most, ++inFlight);
+      // Let the other requests of the same step start before this one answers (no timers: a few turns).
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      if (shard) inFlight--;
+      return path in files ? new Response(files[path]) : new Response(null, { status: 404 });
+    });
+    const engine = await getEngine(store);
+    // Two words of the transcripts only (not in the episodes' metadata, so each needs its shard), far apart.
+    const words = top.layout.shards.first.filter((t) => /^[a-z]{5,}$/.test(t) && !inTop.has(t) && engine.analyzer.stem(t) === t);
+    expect(words.length).toBeGreaterThan(4);
+    const question = `what did they say about ${words[0]} and ${words.at(-1)}`;
+    expect(contentWords(question, engine.analyzer).clauses.map((c) => c.term)).toEqual([words[0], words.at(-1)]);
+    await engine.ask(question);
+    expect(most).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,0 +1,53 @@
+/**
+ * A shard of the transcript index as the engine keeps it (LoadedShard): every posting in a few shared typed
+ * arrays and the terms in one string. Each term's posting must read back as published, and nothing else match.
+ */
+import { describe, expect, it } from 'vitest';
+import { LoadedShard, type Posting } from './engine.ts';
+
+/** A posting read back as the published shape: episode → [passage, score, ...]. */
+function published(posting: Posting | undefined): Record<string, number[]> | undefined {
+  if (!posting) return undefined;
+  const out: Record<string, number[]> = {};
+  posting.episodes.forEach((episode, k) => {
+    const p: number[] = [];
+    for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) p.push(posting.passages[i]!, posting.scores[i]!);
+    out[episode] = p;
+  });
+  return out;
+}
+
+describe('a loaded shard', () => {
+  const postings: Record<string, Record<string, number[]>> = {
+    bee: { 3: [4, 2.5, 9, 1.25], 12: [0, 0.5] },
+    beehiv: { 12: [7, 3.75] },
+    café: { 1: [2, 1] },
+    drone: {},
+    zebra: { 2: [1, 0.125, 5, 0.0625, 6, 0.03125] },
+  };
+  const serialized = { invertedIndex: Object.entries(postings).map(([term, refs]) => [term, { text: Object.fromEntries(Object.entries(refs).map(([e, p]) => [e, { p }])) }] as [string, never]) };
+
+  it('reads every term\'s posting back as published, and has no other term', () => {
+    const shard = new LoadedShard(0, serialized);
+    expect(shard.size).toBe(5);
+    for (const [term, refs] of Object.entries(postings)) {
+      expect(shard.has(term)).toBe(true);
+      expect(published(shard.posting(term)), term).toEqual(refs);
+    }
+    for (const other of ['', 'be', 'beeh', 'beehive', 'cafe', 'zebras', 'a', 'zz']) {
+      expect(shard.has(other), other).toBe(false);
+      expect(shard.posting(other)).toBeUndefined();
+    }
+    expect(shard.tokenSet().toArray().toSorted()).toEqual(Object.keys(postings));
+    expect(shard.bytes).toBeGreaterThan(1024);
+    expect(shard.bytes).toBeLessThan(1024 + 250);
+  });
+
+  it('refuses a shard whose terms are not in code-unit order, or not a serialized index', () => {
+    const [a, b] = serialized.invertedIndex;
+    expect(() => new LoadedShard(1, { invertedIndex: [b!, a!] })).toThrow(/order/);
+    expect(() => new LoadedShard(1, { invertedIndex: [a!, a!] })).toThrow(/order/);
+    expect(() => new LoadedShard(2, {} as never)).toThrow(/serialized Lunr index/);
+    expect(new LoadedShard(3, { invertedIndex: [] }).has('bee')).toBe(false);
+  });
+});
