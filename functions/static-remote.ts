@@ -29,7 +29,7 @@ export function forwardedAssetRequest(url: string, request: Request): Request {
 
 export function entryFor(manifest: AssetManifest, path: string): [string, AssetEntry] | undefined {
   for (const candidate of [path, path.endsWith('/') ? `${path}index.html` : `${path}/index.html`]) {
-    const entry = manifest.files[candidate];
+    const entry = manifest.files.get(candidate);
     if (entry) return [candidate, entry];
   }
   return undefined;
@@ -81,7 +81,7 @@ export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset:
   /** The build's 404 page for a browser (GET/HEAD asking for HTML); undefined otherwise. */
   const notFoundPage = async (request: Request): Promise<Response | undefined> => {
     if (!wantsHtmlPage(request)) return undefined;
-    const entry = manifest.files['/404.html'];
+    const entry = manifest.files.get('/404.html');
     if (!entry) return undefined;
     const page = await fetchAsset('/404.html', new Request(request.url, { method: request.method }));
     return withEntryHeaders(page, entry, 404);

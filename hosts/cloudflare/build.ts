@@ -69,7 +69,7 @@ export function writeCloudflareConfig(distDir: string, options: CloudflareBuildO
 export function splitLargeAssets(clientDir: string, manifest: AssetManifest, maxBytes: number): PartsIndex {
   if (!(maxBytes > 0)) throw new Error(`the asset size limit must be a positive number of bytes, not ${maxBytes}`);
   const index: PartsIndex = {};
-  for (const [path, entry] of Object.entries(manifest.files)) {
+  for (const [path, entry] of manifest.files.entries()) {
     const full = join(clientDir, path.slice(1));
     for (let k = 0; existsSync(`${full}.part${k}`); k++) unlinkSync(`${full}.part${k}`);
     if (entry.identity.size <= maxBytes) continue;

@@ -23,7 +23,8 @@ import { createStaticResponder } from '../../functions/static.ts';
 import type { Route } from '../../functions/types.ts';
 import { ENV_HELP, readConfig, type ServerConfig } from './config.ts';
 import { createLogger, type ServerLogger } from './log.ts';
-import { loadStaticStore } from './static-store.ts';
+import { loadStaticStore, manifestVersion } from './static-store.ts';
+import { MANIFEST_VERSION } from '../../contract/schemas/asset-manifest.ts';
 import { dataStoreOver, sharedStores } from './stores.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
@@ -352,6 +353,9 @@ function buildReason(clientDir: string, config: ServerConfig): string | undefine
     if (built !== wanted) return `the build is for ${built ?? 'an unknown address'} but SITE_URL is ${wanted}`;
   }
   if (config.vars.DIST_DIR) return undefined;
+  // Served as it is, an output of another version would be refused at start (readManifest says why).
+  const version = manifestVersion(clientDir);
+  if (version !== MANIFEST_VERSION) return `the build output was made by another version of the service (manifest version ${version ?? 'unknown'}, not ${MANIFEST_VERSION})`;
   const builtAt = statSync(marker).mtimeMs;
   const newest = (dir: string): number => {
     if (!existsSync(dir)) return 0;

@@ -8,11 +8,11 @@
  * symlinks, no dot-files but .well-known), each checked to be a regular file when read, and lookups only take
  * paths safePath accepted.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { lookup, safePath, type StaticAsset, type StaticFiles, type StaticVariant } from '../../functions/static.ts';
 import { MANIFEST_PATH } from '../../contract/http-policy.ts';
-import { trustedManifest, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
+import { MANIFEST_VERSION, trustedManifest, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
 
 export { contentTypeFor } from '../../contract/http-policy.ts';
 
@@ -32,7 +32,32 @@ export class MissingManifestError extends Error {
   readonly code = 'missing_manifest';
 }
 
-/** The build's asset manifest, or a MissingManifestError saying how to make one. */
+export class StaleManifestError extends Error {
+  readonly code = 'stale_manifest';
+}
+
+/**
+ * The version of the manifest in clientDir, read from its first bytes (the build writes `{"version":N,` first),
+ * or undefined when there is none: to tell an output made by another version of the service before reading it.
+ */
+export function manifestVersion(clientDir: string): number | undefined {
+  let head: string;
+  try {
+    const fd = openSync(join(clientDir, MANIFEST_PATH.slice(1)), 'r');
+    try {
+      const buffer = Buffer.alloc(32);
+      head = buffer.toString('latin1', 0, readSync(fd, buffer, 0, 32, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const m = /^\{"version":(\d+)[,}]/.exec(head);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The build's asset manifest, or a MissingManifestError / StaleManifestError saying how to make one. */
 export function readManifest(clientDir: string): AssetManifest {
   let text: string;
   try {
@@ -40,7 +65,11 @@ export function readManifest(clientDir: string): AssetManifest {
   } catch {
     throw new MissingManifestError(`${join(clientDir, MANIFEST_PATH.slice(1))} is missing: this output was not made by npm run build`);
   }
-  return trustedManifest(JSON.parse(text));
+  const json = JSON.parse(text) as { version?: unknown };
+  if (json?.version !== MANIFEST_VERSION) {
+    throw new StaleManifestError(`${join(clientDir, MANIFEST_PATH.slice(1))} is version ${String(json?.version)}, not ${MANIFEST_VERSION}: this output was made by another version of the service; build again (npm run build)`);
+  }
+  return trustedManifest(json);
 }
 
 export interface StaticStoreOptions {
@@ -53,10 +82,10 @@ export interface StaticStoreOptions {
 export function loadStaticStore(clientDir: string, options: StaticStoreOptions = {}): StaticStore {
   const manifest = readManifest(clientDir);
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
-  const entries = new Map<string, AssetEntry>();
-  for (const [path, entry] of Object.entries(manifest.files)) {
-    if (!options.only || options.only(path, entry)) entries.set(path, entry);
-  }
+  // A function host serves a few of the files (decoded once, here); the Node host all of them, each decoded from
+  // the manifest when first asked for.
+  const entries: { readonly size: number; has(path: string): boolean; get(path: string): AssetEntry | undefined; paths(): Iterable<string> } =
+    options.only ? filtered(manifest, options.only) : manifest.files;
 
   const loaded = new Map<string, { asset: StaticAsset; bytes: number }>();
   let held = 0;
@@ -138,10 +167,14 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
   // memory even while `npm run build` rewrites the folder in place, until SIGHUP takes up the new one. A larger
   // one is read on demand, as above; reload it by building into another folder, or SIGHUP once the build is done.
   let total = 0;
-  for (const entry of entries.values()) total += entry.identity.size + (entry.br?.size ?? 0) + (entry.gzip?.size ?? 0);
+  for (const path of entries.paths()) {
+    const entry = entries.get(path)!;
+    total += entry.identity.size + (entry.br?.size ?? 0) + (entry.gzip?.size ?? 0);
+    if (total > maxBytes) break;
+  }
   const eager = total <= maxBytes;
   if (eager) {
-    for (const path of entries.keys()) {
+    for (const path of entries.paths()) {
       const asset = get(path);
       if (asset) void [asset.br, asset.gzip];
     }
@@ -161,6 +194,12 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
       return path === null ? undefined : lookup(this, path);
     },
   };
+}
+
+function filtered(manifest: AssetManifest, only: NonNullable<StaticStoreOptions['only']>) {
+  const kept = new Map<string, AssetEntry>();
+  for (const [path, entry] of manifest.files.entries()) if (only(path, entry)) kept.set(path, entry);
+  return { get size() { return kept.size; }, has: (path: string) => kept.has(path), get: (path: string) => kept.get(path), paths: () => kept.keys() };
 }
 
 /**

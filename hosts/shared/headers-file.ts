@@ -10,7 +10,7 @@ import type { AssetManifest } from '../../contract/schemas/asset-manifest.ts';
 /** One CSP for every page the CDN answers alone: the union of the pages' inline-script hashes. */
 export function siteWideCsp(manifest: AssetManifest): string {
   const hashes = new Set<string>();
-  for (const entry of Object.values(manifest.files)) {
+  for (const [, entry] of manifest.files.entries()) {
     for (const m of entry.csp?.matchAll(/'(sha256-[^']+)'/g) ?? []) hashes.add(m[1]!);
   }
   return contentSecurityPolicy([...hashes].sort());
@@ -36,7 +36,7 @@ export function headersFile(manifest: AssetManifest): string {
 /** Route patterns for the files that must go through the function layer (the manifest's `fn` files). */
 export function functionRoutedPatterns(manifest: AssetManifest): string[] {
   const patterns = new Set<string>();
-  for (const [path, entry] of Object.entries(manifest.files)) {
+  for (const [path, entry] of manifest.files.entries()) {
     if (!entry.fn) continue;
     const dir = /^\/(\.well-known|transcripts|chapters|search)\//.exec(path);
     patterns.add(dir ? `/${dir[1]}/*` : path);

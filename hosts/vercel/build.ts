@@ -20,7 +20,7 @@ export async function writeVercelOutput(distDir: string, outDir = join(ROOT, '.v
   cpSync(clientDir, join(outDir, 'static'), { recursive: true, filter: (src) => !/\.(br|gz)$/.test(src) });
   const funcDir = join(outDir, 'functions', 'service.func');
   await bundleFunction(join(ROOT, 'hosts/vercel/function.ts'), join(funcDir, 'index.mjs'));
-  for (const [path, entry] of Object.entries(manifest.files)) {
+  for (const [path, entry] of manifest.files.entries()) {
     if (!entry.fn && path !== '/404.html') continue;
     for (const suffix of ['', ...(entry.br ? ['.br'] : []), ...(entry.gzip ? ['.gz'] : [])]) {
       const target = join(funcDir, 'client', `${path}${suffix}`);

@@ -18,7 +18,7 @@ import {
   MANIFEST_PATH,
   MIN_COMPRESS_BYTES,
 } from '../../contract/http-policy.ts';
-import { AssetManifestSchema, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
+import { AssetFiles, packManifest, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
 import { precompressedFacts, type FileFacts } from './precompress.ts';
 
 export function assetManifest(): AstroIntegration {
@@ -31,7 +31,7 @@ export function assetManifest(): AstroIntegration {
       },
       'astro:build:done': async ({ dir, logger }) => {
         const manifest = await writeAssetManifest(fileURLToPath(dir), site);
-        logger.info(`${Object.keys(manifest.files).length} files in ${MANIFEST_PATH}`);
+        logger.info(`${manifest.files.size} files in ${MANIFEST_PATH}`);
       },
     },
   };
@@ -102,9 +102,9 @@ export async function writeAssetManifest(
   }
   const files: Record<string, AssetEntry> = {};
   documents.forEach(([path], i) => (files[path] = entries[i]!));
-  const manifest = AssetManifestSchema.parse({ version: 1, generated_at: new Date().toISOString(), siteUrl, files });
-  await writeFile(join(root, MANIFEST_PATH.slice(1)), JSON.stringify(manifest));
-  return manifest;
+  const stored = packManifest({ generated_at: new Date().toISOString(), siteUrl }, files);
+  await writeFile(join(root, MANIFEST_PATH.slice(1)), JSON.stringify(stored));
+  return { version: stored.version, generated_at: stored.generated_at, siteUrl: stored.siteUrl, files: new AssetFiles(stored) };
 }
 
 const IN_FLIGHT = 64;

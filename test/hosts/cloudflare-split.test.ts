@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeCloudflareConfig, WORKERS_ASSET_MAX_BYTES } from '../../hosts/cloudflare/build.ts';
 import { loadStaticStore } from '../../hosts/node/static-store.ts';
+import { packManifest } from '../../contract/schemas/asset-manifest.ts';
 import { PARTS_PATH, withSplitAssets, type PartsIndex } from '../../hosts/cloudflare/split-assets.ts';
 
 // worker.ts's Durable Objects extend the runtime's class; workerd provides the module, Node does not.
@@ -39,16 +40,14 @@ beforeAll(() => {
   writeFileSync(join(client, 'search-index.json'), BIG);
   writeFileSync(join(client, 'episodes.json'), '[]');
   writeFileSync(join(client, 'transcripts', 'one two.txt'), BIG.subarray(0, SMALLER));
-  const manifest = {
-    version: 1,
-    generated_at: new Date(0).toISOString(),
-    siteUrl: 'https://podcast.example',
-    files: {
+  const manifest = packManifest(
+    { generated_at: new Date(0).toISOString(), siteUrl: 'https://podcast.example' },
+    {
       '/search-index.json': { ...entry(BIG.length), identity: { etag: ETAG, size: BIG.length } },
       '/episodes.json': entry(2),
       '/transcripts/one two.txt': entry(SMALLER, 'text/plain; charset=utf-8'),
     },
-  };
+  );
   writeFileSync(join(client, '_manifest.json'), JSON.stringify(manifest));
 });
 afterAll(() => rmSync(dist, { recursive: true, force: true }));

@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { packManifest, type AssetEntry } from '../../contract/schemas/asset-manifest.ts';
+import { loadStaticStore, manifestVersion, MissingManifestError, readManifest, StaleManifestError } from './static-store.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function output(manifest?: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'static-store-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, 'episodes'));
+  writeFileSync(join(dir, 'episodes.json'), '{"episodes":[]}');
+  writeFileSync(join(dir, 'secret.txt'), 'not listed');
+  if (manifest !== undefined) writeFileSync(join(dir, '_manifest.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+const entry: AssetEntry = { type: 'application/json', cacheControl: 'public, max-age=300', mtime: 1764000000, identity: { etag: '"e1"', size: 15 }, fn: true };
+const meta = { generated_at: '2026-11-25T00:00:00.000Z', siteUrl: 'https://pod.example' };
+
+describe('the Node host’s static store over /_manifest.json', () => {
+  it('serves the files the manifest lists, and nothing else in the folder', () => {
+    const store = loadStaticStore(output(packManifest(meta, { '/episodes.json': entry })));
+    expect(store.files.size).toBe(1);
+    expect(new TextDecoder().decode(store.get('/episodes.json')!.identity.bytes)).toBe('{"episodes":[]}');
+    expect(store.get('/episodes.json')!.identity.etag).toBe('"e1"');
+    expect(store.get('/secret.txt')).toBeUndefined();
+    expect(store.get('/_manifest.json')).toBeUndefined();
+  });
+
+  it('tells a missing manifest from one another version of the service wrote, and says to build again', () => {
+    expect(() => readManifest(output())).toThrow(MissingManifestError);
+    const old = output({ version: 1, ...meta, files: { '/episodes.json': { ...entry } } });
+    expect(() => readManifest(old)).toThrow(StaleManifestError);
+    expect(() => readManifest(old)).toThrow(/version 1, not 2.*build again/);
+  });
+
+  it('reads the version from the manifest’s first bytes (npm start rebuilds an output of another version)', () => {
+    expect(manifestVersion(output(packManifest(meta, { '/episodes.json': entry })))).toBe(2);
+    expect(manifestVersion(output({ version: 1, ...meta, files: {} }))).toBe(1);
+    expect(manifestVersion(output())).toBeUndefined();
+    expect(manifestVersion(output({ files: {}, version: 2 }))).toBeUndefined();
+  });
+});
