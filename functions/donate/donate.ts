@@ -6,10 +6,10 @@
  */
 import { base64url } from 'jose';
 import { json } from '../errors.ts';
-import type { Handler, Route } from '../types.ts';
+import type { Handler } from '../types.ts';
 import { TIP, X402_DISCOVERY_PATH, X402_SUPPORTED_PATH, tipOffer, type TipAddresses, type TipOffer } from '../../contract/tips.ts';
 
-const postDonate: Handler = async (_request, ctx) => {
+export const postDonate: Handler = async (_request, ctx) => {
   const service = await ctx.data.service();
   const base = (ctx.env.siteUrl ?? service.show.siteUrl).replace(/\/+$/, '');
   const urls: TipAddresses = {
@@ -129,5 +129,3 @@ function ascii(text: string): string {
 function base64Json(value: unknown): string {
   return btoa(asciiJson(value));
 }
-
-export const routes: Route[] = [{ path: '/donate', cors: true, methods: { POST: postDonate } }];
