@@ -4,9 +4,13 @@
  * /.well-known/mcp/server-card.json, served as built, so both addresses answer the same bytes.
  */
 import type { Route } from '../types.ts';
-import { getManifest, postRpc } from './http.ts';
+import { lazy } from '../lazy.ts';
 
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
+
+// Not at start: http.ts brings the whole MCP server, its tools, resources, prompts and their zod schemas.
+const getManifest = lazy(() => import('./http.ts'), (m) => m.getManifest);
+const postRpc = lazy(() => import('./http.ts'), (m) => m.postRpc);
 
 const endpoint = (path: string): Route => ({ path, cors: true, methods: { GET: getManifest, POST: postRpc } });
 

@@ -9,12 +9,13 @@
  * getting a new one.
  */
 import { errorResponse } from '../errors.ts';
-import type { Middleware, RequestContext } from '../types.ts';
-import { getKeyRing } from './keys.ts';
+import type { Middleware } from '../types.ts';
+import { importOnce } from '../lazy.ts';
 import { issuerOf } from './issuer.ts';
 import { OAUTH_PATHS, formatChallenge } from '../../contract/oauth.ts';
-import { TokenError, verifyToken, type TokenClaims } from './tokens.ts';
-import { revokedProblem } from './revocation.ts';
+
+// This middleware runs on every request, but only one that sends a bearer token needs the verifier and jose.
+const loadVerifier = importOnce(() => import('./verify.ts'));
 
 export function bearerAuth(): Middleware {
   return async (request, ctx, next) => {
@@ -25,6 +26,7 @@ export function bearerAuth(): Middleware {
     const issuer = await issuerOf(ctx);
     const token = match[1]?.trim() ?? '';
     if (!token || /\s/.test(token)) return invalidToken(issuer, 'The Authorization header must be "Bearer <token>".');
+    const { TokenError, verifyBearer } = await loadVerifier();
     try {
       const claims = await verifyBearer(ctx, token, issuer);
       ctx.auth = { sub: claims.sub, scope: claims.scope, client_id: claims.client_id };
@@ -34,17 +36,6 @@ export function bearerAuth(): Middleware {
     }
     return next();
   };
-}
-
-/** Checks a bearer token: an access token or an identity assertion of this issuer, signed with the current key. */
-export async function verifyBearer(ctx: Pick<RequestContext, 'env' | 'log' | 'data' | 'singleUse'>, token: string, issuer?: string): Promise<TokenClaims> {
-  const iss = issuer ?? (await issuerOf(ctx));
-  const ring = await getKeyRing(ctx.env, ctx.log);
-  const { claims } = await verifyToken(ring, token, ['access', 'identityAssertion'], iss);
-  // Revoked at /oauth/revoke, or minted from a code or refresh token that was replayed (any process).
-  const revoked = await revokedProblem(ctx.singleUse, claims);
-  if (revoked) throw new TokenError(revoked);
-  return claims;
 }
 
 function isExempt(path: string): boolean {

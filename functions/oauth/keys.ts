@@ -9,7 +9,7 @@
  * public key, a key from before a rotation) never verifies. Authorization codes are encrypted with a key derived
  * from the same material, so rotating the signing key retires them too.
  */
-import { base64url, calculateJwkThumbprint, exportJWK, importJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
+import type { CryptoKey, JWK } from 'jose';
 import type { Logger, ServiceEnv } from '../types.ts';
 
 export type SigningAlg = 'EdDSA' | 'HS256';
@@ -80,6 +80,8 @@ export async function loadKeyRing(vars: Record<string, string | undefined>, log:
 }
 
 async function edDsaRing(text: string): Promise<KeyRing> {
+  // Here and not at the top: hosts prepare the key at start, and without SIGNING_KEY that must not load jose.
+  const { base64url, calculateJwkThumbprint, exportJWK, importJWK, importPKCS8 } = await import('jose');
   let privateKey: CryptoKey;
   let declaredKid: string | undefined;
   try {
@@ -117,7 +119,7 @@ async function edDsaRing(text: string): Promise<KeyRing> {
 
 async function hmacRing(secret: Uint8Array, source: 'SIGNING_SECRET' | 'generated'): Promise<KeyRing> {
   // The kid is a labelled hash, never the secret: enough to tell keys apart after a rotation.
-  const kid = `hs-${base64url.encode(await derive('kid', secret)).slice(0, 16)}`;
+  const kid = `hs-${base64urlOf(await derive('kid', secret)).slice(0, 16)}`;
   return { alg: 'HS256', kid, source, signingKey: secret, verificationKey: secret, codeKey: await derive('authorization-code', secret) };
 }
 
@@ -127,4 +129,9 @@ async function derive(label: string, material: Uint8Array): Promise<Uint8Array> 
   input.set(prefix);
   input.set(material, prefix.byteLength);
   return new Uint8Array(await crypto.subtle.digest('SHA-256', input));
+}
+
+/** jose's base64url.encode, without loading jose. */
+function base64urlOf(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }

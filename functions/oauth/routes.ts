@@ -1,13 +1,17 @@
 /** Every endpoint of the contract's Authentication section. Wrong methods get 405 with Allow from the router. */
 import type { Route } from '../types.ts';
-import { getAgentAuth } from './agent-auth.ts';
-import { getAuthorize } from './authorize.ts';
-import { postClaim } from './claim.ts';
-import { getJwks } from './jwks.ts';
+import { lazy } from '../lazy.ts';
 import { OAUTH_PATHS } from '../../contract/oauth.ts';
-import { getTemplates, postRegistration } from './register.ts';
-import { postRevoke } from './revoke.ts';
-import { postToken } from './token.ts';
+
+// Not at start: the handlers bring jose, which a search or an ask never needs.
+const getAgentAuth = lazy(() => import('./agent-auth.ts'), (m) => m.getAgentAuth);
+const getAuthorize = lazy(() => import('./authorize.ts'), (m) => m.getAuthorize);
+const postClaim = lazy(() => import('./claim.ts'), (m) => m.postClaim);
+const getJwks = lazy(() => import('./jwks.ts'), (m) => m.getJwks);
+const getTemplates = lazy(() => import('./register.ts'), (m) => m.getTemplates);
+const postRegistration = lazy(() => import('./register.ts'), (m) => m.postRegistration);
+const postRevoke = lazy(() => import('./revoke.ts'), (m) => m.postRevoke);
+const postToken = lazy(() => import('./token.ts'), (m) => m.postToken);
 
 export const routes: Route[] = [
   { path: OAUTH_PATHS.agentAuth, cors: true, methods: { GET: getAgentAuth } },

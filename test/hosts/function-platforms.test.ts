@@ -41,6 +41,40 @@ function behavesLikeTheService(name: string, call: () => Call) {
     await ask.arrayBuffer();
   });
 
+  // Their handlers are imported on first use (functions/lazy.ts): the bundle must hold them, not look for files.
+  it(`${name}: answers MCP, OAuth, a bearer token and /donate`, async () => {
+    const ip = '203.0.113.9';
+    const rpc = await call()(
+      new Request('https://podcast.example/mcp', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_episodes', arguments: { query: 'varroa' } } }),
+      }),
+      ip,
+    );
+    expect(rpc.status).toBe(200);
+    expect(((await rpc.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+    const token = await call()(
+      new Request('https://podcast.example/oauth/token', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'search:episodes' }),
+      }),
+      ip,
+    );
+    expect(token.status).toBe(200);
+    const { access_token } = (await token.json()) as { access_token: string };
+    const authorized = await call()(new Request('https://podcast.example/status', { headers: { Authorization: `Bearer ${access_token}` } }), ip);
+    expect(authorized.status).toBe(200);
+    await authorized.arrayBuffer();
+    const refused = await call()(new Request('https://podcast.example/status', { headers: { Authorization: 'Bearer not-a-token' } }), ip);
+    expect(refused.status).toBe(401);
+    await refused.arrayBuffer();
+    const donate = await call()(new Request('https://podcast.example/donate', { method: 'POST' }), ip);
+    expect(donate.status).toBe(402);
+    await donate.arrayBuffer();
+  });
+
   it(`${name}: errors are the contract's envelope, and the rate limit is per client address`, async () => {
     const res = await call()(new Request('https://podcast.example/api/search'), '203.0.113.8');
     expect(res.status).toBe(400);
