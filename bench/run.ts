@@ -111,15 +111,29 @@ function buildEnv(corpusDir: string, outDir: string): NodeJS.ProcessEnv {
   };
 }
 
-/** The V8 flags `npm start` runs the server with (package.json), so the bench measures the server as deployed. */
-const START_NODE_ARGS: string[] = (() => {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  return script.split(/\s+/).filter((arg) => arg.startsWith('--'));
-})();
+/** What `npm start` runs the server with (package.json): its environment settings and V8 flags, so the bench measures the server as deployed. */
+const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+const START_NODE_ARGS: string[] = START_SCRIPT.split(/\s+/).filter((arg) => arg.startsWith('--'));
+/**
+ * `NAME=value` before the command, as sh would set them (`${NAME-default}`: the default unless NAME is set). The
+ * server then starts with MALLOC_ARENA_MAX set and does not replace itself to set it (hosts/node/malloc-arenas.ts).
+ */
+const START_ENV: Record<string, string> = Object.fromEntries(
+  (/^((?:\w+=\S*\s+)*)/.exec(START_SCRIPT)?.[1] ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((kv) => {
+      const [name, value] = [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)];
+      const fallback = /^\$\{(\w+)-([^}]*)\}$/.exec(value);
+      return [name, fallback ? (process.env[fallback[1]!] ?? fallback[2]!) : value];
+    }),
+);
 
 function serverEnv(distDir: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    ...START_ENV,
     HOST: '127.0.0.1',
     PORT: '0',
     DIST_DIR: distDir,

@@ -3,6 +3,7 @@
  * itself once, keeping its PID, so a supervisor's PID file and signals still reach the server), and a value the
  * operator set is kept.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/server.ts';
@@ -22,6 +23,17 @@ describe('hosts/node/start.ts (Linux, glibc: the machines CI and the README targ
     expect((await fetch(`${server.url}/status`)).status).toBe(200);
     expect(environ(server.process.pid!).MALLOC_ARENA_MAX).toBe(MALLOC_ARENAS);
   }, 60_000);
+
+  it('is started by npm start with MALLOC_ARENA_MAX already set (no second start), unless the operator set it', () => {
+    const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const prefix = /^((?:\w+=\S*\s+)*)node /.exec(script)?.[1];
+    expect(prefix).toBeTruthy();
+    const arenas = (env: Record<string, string>) =>
+      execFileSync('/bin/sh', ['-c', `${prefix}printenv MALLOC_ARENA_MAX`], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' }).trim();
+    expect(arenas({})).toBe(MALLOC_ARENAS);
+    expect(arenas({ MALLOC_ARENA_MAX: '4' })).toBe('4');
+    expect(arenas({ MALLOC_ARENA_MAX: '0' })).toBe('0');
+  });
 
   it("keeps the operator's own MALLOC_ARENA_MAX", async () => {
     const server = await startServer({ distDir: inject('distDir'), entry: 'hosts/node/start.ts', env: { MALLOC_ARENA_MAX: '4' } });
