@@ -3,7 +3,7 @@
  * a DataStore over the build output on disk, then searchEpisodes/askEpisodes (functions/search/service.ts)
  * over the fixed query set, exactly as the handlers call them. Prints one JSON line.
  *
- *   node --expose-gc bench/inproc.ts --dist <ASTRO_OUT_DIR> --queries <queries.json> [--runs 5]
+ *   node --expose-gc bench/inproc.ts --dist <ASTRO_OUT_DIR> --queries <queries.json> [--runs 5] [--cache-mb <MB>]
  *
  * Since the index is loaded on demand (shards, passages) and answers are cached, it reports apart:
  *   - first time asked: each query's first run in the process (its shards and passages loaded then);
@@ -18,15 +18,22 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { DataStore } from '../functions/data.ts';
 import { askEpisodes, searchEpisodes } from '../functions/search/service.ts';
-import { getEngine } from '../functions/search/engine.ts';
+import { configureSearchCaches, getEngine } from '../functions/search/engine.ts';
 import { contentTypeFor } from '../contract/http-policy.ts';
 import { summarizeRuns } from './lib/stats.ts';
 import { processMemory } from './lib/proc.ts';
 import type { QuerySet } from './queries.ts';
 
 const { values } = parseArgs({
-  options: { dist: { type: 'string' }, queries: { type: 'string' }, runs: { type: 'string', default: '5' } },
+  options: {
+    dist: { type: 'string' },
+    queries: { type: 'string' },
+    runs: { type: 'string', default: '5' },
+    /** The index budget in MB (SEARCH_CACHE_MB); absent: the engine's default, as in a function isolate. */
+    'cache-mb': { type: 'string' },
+  },
 });
+if (values['cache-mb']) configureSearchCaches(Number(values['cache-mb']));
 const clientDir = join(values.dist!, 'client');
 const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as QuerySet;
 const runs = Number(values.runs);
