@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PassageAnalysis } from '../search/passage-terms.ts';
+import { findPackedTerm } from '../search/packed-terms.ts';
 
 /**
  * The published search index, version 3: cut up so that a query loads only what it needs (issue 13, network
@@ -232,23 +233,8 @@ export class PassageTermsReader {
    * terms' bytes (an ASCII term compared as it is, another as its UTF-8 bytes).
    */
   indexOf(term: string): number {
-    const text = this.#terms;
-    const key: string | Uint8Array = ASCII.test(term) ? term : utf8.encode(term);
-    const at = (i: number) => (typeof key === 'string' ? key.charCodeAt(i) : key[i]!);
-    let lo = 1;
-    let hi = this.#at.length - 2;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const from = this.#at[mid]!;
-      const length = this.#at[mid + 1]! - 1 - from;
-      let c = 0;
-      for (let i = 0; c === 0 && i < length && i < key.length; i++) c = text[from + i]! - at(i);
-      if (c === 0) c = length - key.length;
-      if (c === 0) return mid;
-      if (c < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return 0;
+    const k = findPackedTerm(this.#terms, this.#at, 1, this.#at.length - 2, ASCII.test(term) ? term : utf8.encode(term));
+    return k < 0 ? 0 : k;
   }
 
   /**

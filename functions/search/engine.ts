@@ -26,6 +26,7 @@ import {
 } from '../../contract/schemas/search-passages.ts';
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
+import { findPackedTerm } from '../../contract/search/packed-terms.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -371,21 +372,7 @@ export class LoadedShard {
 
   /** The index of a term in the shard, or -1. */
   #find(term: string): number {
-    const text = this.#terms;
-    let lo = 0;
-    let hi = this.#termAt.length - 2;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const from = this.#termAt[mid]!;
-      const length = this.#termAt[mid + 1]! - 1 - from;
-      let c = 0;
-      for (let i = 0; c === 0 && i < length && i < term.length; i++) c = text.charCodeAt(from + i) - term.charCodeAt(i);
-      if (c === 0) c = length - term.length;
-      if (c === 0) return mid;
-      if (c < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return findPackedTerm(this.#terms, this.#termAt, 0, this.#termAt.length - 2, term);
   }
 
   has(term: string): boolean {
