@@ -27,6 +27,7 @@ import {
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
+import { loadTopIndex, queryExact } from './top-index.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -853,13 +854,14 @@ export class SearchEngine {
   #metadataMatches(l: Lookup): Promise<MetadataMatches> {
     const key = `m${l.wildcard ? '*' : l.fuzzy ? '~' : ' '}${l.key}`;
     const compute = async (): Promise<MetadataMatches> => {
-      const found = this.#top.query((q) => {
+      const build = (q: lunr.Query) => {
         q.term(l.key, {
           usePipeline: false,
           ...(l.wildcard ? { wildcard: lunr.Query.wildcard.TRAILING } : {}),
           ...(l.fuzzy ? { editDistance: 1 } : {}),
         });
-      });
+      };
+      const found = l.wildcard || l.fuzzy ? this.#top.query(build) : queryExact(this.#top, l.key, build);
       const terms = new Set<string>();
       const matches = found.map((r) => {
         const matched = Object.keys(r.matchData.metadata);
@@ -1120,6 +1122,6 @@ export async function engineFrom(serialized: { layout?: unknown }, service: Serv
   if (!parsed.success) throw new Error('/search/lunr-index.json has no version 3 layout; rebuild the site');
   // The language's pipeline functions must be registered before Lunr can deserialize an index that uses them.
   const language = await loadLanguage(parsed.data.language);
-  const top = lunr.Index.load(serialized as object);
+  const top = loadTopIndex(serialized as Parameters<typeof loadTopIndex>[0]);
   return new SearchEngine(top, parsed.data, service, new Analyzer(language), read);
 }
