@@ -10,6 +10,8 @@ export interface ServerConfig extends ServiceEnv {
   shutdownTimeoutMs: number;
   /** How long a client may take to send the request headers before it gets a 408 and is disconnected. */
   headersTimeoutMs: number;
+  /** Megabytes of the build's files (pages, documents, their .br/.gz) kept in memory; the rest is read from disk. */
+  staticCacheMb: number;
 }
 
 export const ENV_HELP = `Environment:
@@ -18,6 +20,8 @@ export const ENV_HELP = `Environment:
   DIST_DIR       build output to serve (default: dist)
   SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long requests in flight may take to finish (default: 10000)
   HEADERS_TIMEOUT_MS    a client that has not sent its request headers by then gets a 408 and is disconnected (default: 10000)
+  STATIC_CACHE_MB       megabytes of the build's files (pages, documents, their .br/.gz) kept in memory; the rest is
+                        read from disk when asked for (default: 32)
 ${SERVICE_ENV_HELP}`;
 
 /**
@@ -34,6 +38,7 @@ export function readConfig(vars: Record<string, string | undefined> = process.en
     ...readServiceEnv(vars),
     shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     headersTimeoutMs: positiveInt(vars, 'HEADERS_TIMEOUT_MS', 10_000),
+    staticCacheMb: positiveInt(vars, 'STATIC_CACHE_MB', 32),
     host: vars.HOST || 'localhost',
     port,
     distDir: vars.DIST_DIR || vars.ASTRO_OUT_DIR || 'dist',

@@ -88,7 +88,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
    * process's and carry over; the files, the documents parsed from them and their search index are the build's.
    */
   const loadBuild = async (generation: number) => {
-    const store = loadStaticStore(clientDir);
+    const store = loadStaticStore(clientDir, { maxBytes: config.staticCacheMb * 2 ** 20 });
     // A reload refuses a folder caught mid-build (astro empties it first) and keeps the build it has.
     for (const required of generation ? ['/episodes.json', '/service.json'] : []) {
       if (!store.get(required)) throw new Error(`${clientDir} has no ${required}: not a complete build`);

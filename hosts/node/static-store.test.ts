@@ -46,4 +46,35 @@ describe('the Node host’s static store over /_manifest.json', () => {
     expect(manifestVersion(output())).toBeUndefined();
     expect(manifestVersion(output({ files: {}, version: 2 }))).toBeUndefined();
   });
+
+  it('holds at most maxBytes of files, the least recently used leaving first, and never one over a quarter of it', () => {
+    const dir = output();
+    const files: Record<string, AssetEntry> = {};
+    for (const [name, size] of [['a', 200], ['b', 200], ['c', 200], ['d', 200], ['e', 200], ['big', 600]] as const) {
+      writeFileSync(join(dir, `${name}.txt`), 'x'.repeat(size));
+      files[`/${name}.txt`] = { ...entry, type: 'text/plain', identity: { etag: `"${name}"`, size } };
+    }
+    writeFileSync(join(dir, '_manifest.json'), JSON.stringify(packManifest(meta, files)));
+    // A build that fits is read whole at start.
+    const whole = loadStaticStore(dir, { maxBytes: 4000 });
+    expect(whole.eager).toBe(true);
+    expect(whole.heldBytes).toBe(1600);
+
+    const store = loadStaticStore(dir, { maxBytes: 900 });
+    expect(store.eager).toBe(false);
+    expect(store.heldBytes).toBe(0);
+    for (const name of 'abcd') store.get(`/${name}.txt`);
+    expect(store.heldBytes).toBe(800);
+    store.get('/a.txt');
+    store.get('/e.txt');
+    expect(store.heldBytes).toBe(800);
+    // b was the least recently used: it alone is read from disk again.
+    for (const name of 'abcde') writeFileSync(join(dir, `${name}.txt`), 'y'.repeat(200));
+    const first = (name: string) => new TextDecoder().decode(store.get(`/${name}.txt`)!.identity.bytes)[0];
+    expect(['a', 'c', 'd', 'e'].map(first)).toEqual(['x', 'x', 'x', 'x']);
+    expect(first('b')).toBe('y');
+    // 600 bytes is over a quarter of 900: answered each time, never kept.
+    expect(store.get('/big.txt')!.identity.bytes.byteLength).toBe(600);
+    expect(store.heldBytes).toBe(800);
+  });
 });
