@@ -3,7 +3,7 @@
  * a DataStore over the build output on disk, then searchEpisodes/askEpisodes (functions/search/service.ts)
  * over the fixed query set, exactly as the handlers call them. Prints one JSON line.
  *
- *   node --expose-gc bench/inproc.ts --dist <ASTRO_OUT_DIR> --queries <queries.json> [--runs 5] [--cache-mb <MB>]
+ *   node --expose-gc bench/inproc.ts --dist <ASTRO_OUT_DIR> --queries <queries.json> [--runs 5] [--cache-mb <MB> [--per-passage <bytes>]]
  *
  * Since the index is loaded on demand (shards, passages) and answers are cached, it reports apart:
  *   - first time asked: each query's first run in the process (its shards and passages loaded then);
@@ -31,9 +31,11 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     /** The index budget in MB (SEARCH_CACHE_MB); absent: the engine's default, as in a function isolate. */
     'cache-mb': { type: 'string' },
+    /** With --cache-mb: the budget grows to this many bytes per transcript passage (npm start's default). */
+    'per-passage': { type: 'string' },
   },
 });
-if (values['cache-mb']) configureSearchCaches(Number(values['cache-mb']));
+if (values['cache-mb']) configureSearchCaches(Number(values['cache-mb']), Number(values['per-passage'] ?? 0));
 const clientDir = join(values.dist!, 'client');
 const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as QuerySet;
 const runs = Number(values.runs);
@@ -136,6 +138,7 @@ const sortedGzip = offline.map((o) => o.gzipBytes).sort((a, b) => a - b);
 
 console.log(
   JSON.stringify({
+    cacheMb: loaded.budget / 2 ** 20,
     firstAnswerMs,
     processToFirstAnswerMs,
     probeTotal: first.total,

@@ -25,6 +25,7 @@ import { median } from './lib/stats.ts';
 import { familyOf, writeResults } from './lib/report.ts';
 import type { BenchResult, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
 import { sitePages } from './lib/site-pages.ts';
+import { readConfig } from '../hosts/node/config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BENCH = resolve(import.meta.dirname);
@@ -50,6 +51,8 @@ const { values } = parseArgs({
     /** Skip the one-episode rebuild (a second full build). */
     'no-rebuild': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    /** Skip weighing the documents and pages (minutes at N = 1,000): with --dist, to iterate on the request path. */
+    'no-documents': { type: 'boolean', default: false },
     /**
      * Measure an existing build of the same corpus (ASTRO_OUT_DIR of an earlier run's --keep, same --seed and N)
      * instead of building: for iterating on the request path. The build and rebuild are then not measured.
@@ -458,10 +461,12 @@ async function benchOne(n: number): Promise<BenchResult> {
       result.build = built;
       log(`  build ${(built.ms / 1000).toFixed(1)} s`);
     } else log(`  build not measured: using ${distDir}`);
-    result.documents = documentSizes(clientDir);
-    result.sitePages = sitePages(clientDir);
-    const home = result.sitePages.pages[0];
-    if (home) log(`  home page ${home.bytes} B raw, ${home.gzipBytes} B gzip; ${result.sitePages.listPages} list pages`);
+    if (!values['no-documents']) {
+      result.documents = documentSizes(clientDir);
+      result.sitePages = sitePages(clientDir);
+    }
+    const home = result.sitePages?.pages[0];
+    if (home) log(`  home page ${home.bytes} B raw, ${home.gzipBytes} B gzip; ${result.sitePages?.listPages} list pages`);
 
     // Adding one episode and rebuilding: a copy of the corpus with episode N + 1 (the last one's text under a new
     // id), built into another folder with the same Astro cache.
@@ -535,12 +540,18 @@ async function benchOne(n: number): Promise<BenchResult> {
 
     // Under npm start's V8 flags (the server as deployed), then V8's defaults (a function isolate, where no flag can
     // be set): --no-allocation-site-pretenuring alone moved search's p99 CPU from ~30 to ~6 ms in-process.
-    const inProcess = (v8Flags: string[]) =>
-      runJson<InProcess>(join(BENCH, 'inproc.ts'), ['--dist', distDir, '--queries', queriesFile, '--runs', String(runs)], {
+    const inProcess = (v8Flags: string[], budget?: { searchCacheMb: number; searchCachePerPassage: number }) =>
+      runJson<InProcess>(join(BENCH, 'inproc.ts'), [
+        '--dist', distDir, '--queries', queriesFile, '--runs', String(runs),
+        ...(budget ? ['--cache-mb', String(budget.searchCacheMb), '--per-passage', String(budget.searchCachePerPassage)] : []),
+      ], {
         nodeArgs: ['--expose-gc', ...v8Flags],
         timeoutMs: Math.max(300_000, n * 1000),
       });
-    result.inProcess = await stage(result, 'in-process', () => inProcess(START_NODE_ARGS.filter((a) => !a.startsWith('--import'))));
+    // The first reading with the server's index budget too (SEARCH_CACHE_MB as npm start reads it), the second with
+    // a function isolate's default.
+    const serverBudget = readConfig(serverEnv(distDir));
+    result.inProcess = await stage(result, 'in-process', () => inProcess(START_NODE_ARGS.filter((a) => !a.startsWith('--import')), serverBudget));
     result.inProcessV8Defaults = await stage(result, 'in-process (V8 defaults)', () => inProcess([]));
 
     if (!values['no-engines']) {

@@ -91,7 +91,7 @@ export function createApp(options: AppOptions): App {
 
   const { env, data, log } = options;
   // Before any engine is made (the first search): how much of the index this process keeps loaded.
-  configureSearchCaches(env.searchCacheMb);
+  configureSearchCaches(env.searchCacheMb, env.searchCachePerPassage);
   const singleUse = options.singleUse ?? new MemorySingleUseStore();
   return {
     router,

@@ -14,7 +14,7 @@ export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service 
   RATE_LIMIT_WINDOW_MS  rate-limit window in milliseconds (default: 60000; shorter only for tests)
   RESPONSE_TIMEOUT_MS   a request whose answer has not started by then gets a 503 (default: 30000)
   SEARCH_CACHE_MB       megabytes of the search index (shards, passages) a process keeps loaded (default: 32, which
-                        fits a 128 MB function isolate)
+                        fits a 128 MB function isolate; npm start: 32, or more for a larger show, see README)
   SIGNING_KEY    Ed25519 private key (JWK JSON or PKCS#8 PEM) for tokens (EdDSA)
   SIGNING_SECRET secret for HS256 tokens when no SIGNING_KEY is set (dev: a key is generated at start)
   MCP_ALLOWED_ORIGINS  extra browser origins allowed to call /mcp (comma-separated; the site's own and loopback always are)
@@ -25,6 +25,8 @@ export type EnvVars = Record<string, string | undefined>;
 /** Defaults a host may set for itself (a server has more memory than a function isolate). */
 export interface HostDefaults {
   searchCacheMb?: number;
+  /** Unless SEARCH_CACHE_MB is set: the budget grows to this many bytes per transcript passage of the show. */
+  searchCachePerPassage?: number;
 }
 
 export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): ServiceEnv {
@@ -41,6 +43,8 @@ export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): Serv
     rateLimitWindowMs: positiveInt(vars, 'RATE_LIMIT_WINDOW_MS', 60_000),
     responseTimeoutMs: positiveInt(vars, 'RESPONSE_TIMEOUT_MS', 30_000),
     searchCacheMb: positiveInt(vars, 'SEARCH_CACHE_MB', defaults.searchCacheMb ?? 32),
+    // An operator's SEARCH_CACHE_MB is the budget, whatever the show's size.
+    searchCachePerPassage: vars.SEARCH_CACHE_MB ? 0 : (defaults.searchCachePerPassage ?? 0),
     siteUrl: vars.SITE_URL || undefined,
     trustProxy,
     redisUrl: vars.REDIS_URL || undefined,

@@ -26,6 +26,8 @@ export interface ServiceEnv {
   responseTimeoutMs: number;
   /** Megabytes of the search index a process keeps loaded (functions/search/engine.ts CACHE_LIMITS). */
   searchCacheMb: number;
+  /** When more: bytes per transcript passage of the show (a server's default; 0 when SEARCH_CACHE_MB is set). */
+  searchCachePerPassage: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Raw environment, for modules with settings of their own (signing keys, tip settings). */
   vars: Record<string, string | undefined>;

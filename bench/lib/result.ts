@@ -24,6 +24,8 @@ export type HttpRow =
   | { name: string; skipped: string; baseline: string };
 
 export interface InProcess {
+  /** The index budget the run had (SEARCH_CACHE_MB). */
+  cacheMb?: number;
   firstAnswerMs: number;
   processToFirstAnswerMs: number;
   probeTotal: number;

@@ -67,21 +67,32 @@ const fuzzyable = (term: string) => term.length >= MIN_FUZZY_LENGTH && term.leng
 
 /**
  * What a process keeps of the index, in bytes (what the loaded shards and passage chunks hold, nearly all of it in
- * typed arrays), so that memory does not grow with the show, only with what is asked. A query needs a few shards
- * and one passage chunk per result it shows; a shard is ~60 KB of JSON and a little less loaded, a chunk of 16
- * passages of an hour-long episode ~10 KB, and /ask's reading of one (its analyses with the chunk) ~19 KB. The
- * default fits a 128 MB function isolate; SEARCH_CACHE_MB (functions/env.ts) sets it per host, read once before the
- * first query (configureSearchCaches).
+ * typed arrays), so that memory is bounded by a setting, not by the show. A query needs a few shards and one passage
+ * chunk per result it shows; a shard is ~60 KB of JSON and a little less loaded, a chunk of 16 passages of an
+ * hour-long episode ~10 KB, and /ask's reading of one (its analyses with the chunk) ~19 KB. `bytes` is the budget;
+ * `perPassage`, when set, raises it to that many bytes per transcript passage of the show (cacheBudget): a server's
+ * default, so that what it holds keeps pace with the index as the show grows. The default (32 MB, fixed) fits a
+ * 128 MB function isolate; SEARCH_CACHE_MB (functions/env.ts) sets it per host, read once before the first query
+ * (configureSearchCaches).
  */
-export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024 };
+export const CACHE_LIMITS = { bytes: 32 * 1024 * 1024, perPassage: 0 };
 /** Answers to repeated queries get a quarter of the budget on top, weighed by their size (~5–15 KB each). */
 const ANSWER_SHARE = 0.25;
 /** Of the index budget, the share the shards keep whatever the chunks need, and the chunks the rest (#shards). */
 const SHARD_SHARE = 0.5;
 
-/** Sets the index cache budget (megabytes) for engines created after the call: once per process, at start. */
-export function configureSearchCaches(megabytes: number): void {
+/**
+ * Sets the index cache budget for engines created after the call, once per process, at start: `megabytes`, or
+ * `perPassage` bytes per transcript passage of the show where that is more.
+ */
+export function configureSearchCaches(megabytes: number, perPassage = 0): void {
   CACHE_LIMITS.bytes = Math.max(1, megabytes) * 1024 * 1024;
+  CACHE_LIMITS.perPassage = Math.max(0, perPassage);
+}
+
+/** The budget, in bytes, of an engine over an index of `passages` transcript passages (CACHE_LIMITS). */
+export function cacheBudget(passages: number): number {
+  return Math.max(CACHE_LIMITS.bytes, Math.round(CACHE_LIMITS.perPassage * passages));
 }
 
 export interface EpisodeHit {
@@ -450,7 +461,7 @@ export class SearchEngine {
   readonly service: ServiceData;
   readonly layout: SearchLayout;
   /** Rendered pages of answers, by query and paging (services.ts); the index never changes in a process. */
-  readonly answers = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes * ANSWER_SHARE);
+  readonly answers: Lru<string, Promise<unknown>>;
   readonly #top: lunr.Index;
   readonly #topVocabulary: Record<string, unknown>;
   readonly #episodes: Map<number, ServiceEpisode>;
@@ -464,9 +475,9 @@ export class SearchEngine {
    * much). But neither evicts the other below its share: /ask reads ~12 chunks a question, and with one LRU over
    * both they pushed out the shards every question needs again (1.2 shard reloads a question, ~70 KB to parse).
    */
-  readonly #budget = new SharedBudget(CACHE_LIMITS.bytes);
-  readonly #shards = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes * SHARD_SHARE, this.#budget);
-  readonly #chunks = new Lru<string, Promise<unknown>>(CACHE_LIMITS.bytes * (1 - SHARD_SHARE), this.#budget);
+  readonly #budget: SharedBudget;
+  readonly #shards: Lru<string, Promise<unknown>>;
+  readonly #chunks: Lru<string, Promise<unknown>>;
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
 
@@ -479,6 +490,11 @@ export class SearchEngine {
     this.#read = read;
     this.#episodes = new Map(service.episodes.map((e) => [e.id, e]));
     this.#passageCounts = new Map(layout.passages.episodes.map((id, i) => [id, layout.passages.counts[i]!]));
+    const bytes = cacheBudget(layout.passages.counts.reduce((sum, n) => sum + n, 0));
+    this.answers = new Lru(bytes * ANSWER_SHARE);
+    this.#budget = new SharedBudget(bytes);
+    this.#shards = new Lru(bytes * SHARD_SHARE, this.#budget);
+    this.#chunks = new Lru(bytes * (1 - SHARD_SHARE), this.#budget);
   }
 
   /** /api/search ranking: operators, prefix on the last word, typo-tolerant retry when nothing matches. */
@@ -669,12 +685,12 @@ export class SearchEngine {
   }
 
   /** How many shards and passage chunks this process holds (for tests and the benchmark). */
-  get loaded(): { shards: number; passageChunks: number; answers: number; bytes: number } {
+  get loaded(): { shards: number; passageChunks: number; answers: number; bytes: number; budget: number } {
     let shards = 0;
     let passageChunks = 0;
     for (const key of this.#shards.keys()) if (key.startsWith('s')) shards++;
     for (const key of this.#chunks.keys()) if (!key.startsWith('t')) passageChunks++;
-    return { shards, passageChunks, answers: this.answers.size, bytes: this.#budget.weight };
+    return { shards, passageChunks, answers: this.answers.size, bytes: this.#budget.weight, budget: this.#budget.limit };
   }
 
   /**

@@ -25,17 +25,21 @@ export const ENV_HELP = `Environment:
 ${SERVICE_ENV_HELP}`;
 
 /**
- * The search index budget is the functions' default (32 MB) here too. At N = 1,000 (bench/) the shards and
- * passage chunks of the bench's 200 searches take ~29 MB as the engine keeps them, and since the shards and the
- * chunks borrow each other's unused share (functions/search/engine.ts) 32 MB holds them; a server's 48 MB held
- * more of /ask's ~95 MB for ~20 MB more RSS after a minute of mixed load, against issue 13's 300 MB. A server
- * with memory to spare sets SEARCH_CACHE_MB higher.
+ * npm start's index budget (SEARCH_CACHE_MB unset): the functions' 32 MB, or this many bytes per transcript
+ * passage of the show where that is more (functions/search/engine.ts cacheBudget), so that a server holds as large
+ * a share of the index at 2,000 episodes as at 1,000. At N = 1,000 hour-long episodes (bench/, 103,553 passages)
+ * the bench's 200 searches need ~29 MB of shards and chunks as the engine keeps them, and its 200 /ask questions
+ * ~64 MB with them: at 32 MB nearly every question read its ~15 chunk files again (in-process ask p99 48-60 ms),
+ * at 64 MB none (5.7-8.6 ms). Below ~64 MB there is no middle ground (40, 48, 56 MB: 34-39 ms), so the rate has
+ * headroom above the 650 bytes a passage that 64 MB comes to: 700 (69 MB at N = 1,000).
  */
+export const SEARCH_CACHE_BYTES_PER_PASSAGE = 700;
+
 export function readConfig(vars: Record<string, string | undefined> = process.env): ServerConfig {
   const port = Number(vars.PORT ?? 4321);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0–65535, got "${vars.PORT}"`);
   return {
-    ...readServiceEnv(vars),
+    ...readServiceEnv(vars, { searchCachePerPassage: SEARCH_CACHE_BYTES_PER_PASSAGE }),
     shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     headersTimeoutMs: positiveInt(vars, 'HEADERS_TIMEOUT_MS', 10_000),
     staticCacheMb: positiveInt(vars, 'STATIC_CACHE_MB', 32),

@@ -3,19 +3,52 @@
  * loaded answers exactly as one that keeps everything (the caches change cost, never answers).
  */
 import { describe, expect, it } from 'vitest';
-import { CACHE_LIMITS, configureSearchCaches, engineFrom } from '../../functions/search/engine.ts';
+import { CACHE_LIMITS, cacheBudget, configureSearchCaches, engineFrom } from '../../functions/search/engine.ts';
 import { readServiceEnv } from '../../functions/env.ts';
-import { readConfig } from '../../hosts/node/config.ts';
+import { readConfig, SEARCH_CACHE_BYTES_PER_PASSAGE } from '../../hosts/node/config.ts';
 import { contentFiles, memoryStore, sampleContent } from './helpers.ts';
 
 describe('SEARCH_CACHE_MB', () => {
-  it('defaults to 32 MB (a 128 MB isolate), for npm start too, and is validated', () => {
+  it('defaults to 32 MB (a 128 MB isolate), fixed in a function, growing with the show under npm start, and is validated', () => {
     expect(readServiceEnv({}).searchCacheMb).toBe(32);
+    expect(readServiceEnv({}).searchCachePerPassage).toBe(0);
     expect(readConfig({}).searchCacheMb).toBe(32);
-    expect(readConfig({ SEARCH_CACHE_MB: '64' }).searchCacheMb).toBe(64);
+    expect(readConfig({}).searchCachePerPassage).toBe(SEARCH_CACHE_BYTES_PER_PASSAGE);
+    // An operator's value is the budget, whatever the show's size.
+    expect(readConfig({ SEARCH_CACHE_MB: '64' })).toMatchObject({ searchCacheMb: 64, searchCachePerPassage: 0 });
     expect(readServiceEnv({ SEARCH_CACHE_MB: '200' }).searchCacheMb).toBe(200);
     expect(() => readServiceEnv({ SEARCH_CACHE_MB: '0' })).toThrow(/SEARCH_CACHE_MB/);
     expect(() => readServiceEnv({ SEARCH_CACHE_MB: 'lots' })).toThrow(/SEARCH_CACHE_MB/);
+  });
+
+  it('grows to its bytes per passage where the show has more passages than the fixed budget covers', () => {
+    const before = { ...CACHE_LIMITS };
+    try {
+      configureSearchCaches(32, 700);
+      expect(cacheBudget(0)).toBe(32 * 2 ** 20);
+      expect(cacheBudget(40_000)).toBe(32 * 2 ** 20);
+      expect(cacheBudget(200_000)).toBe(140_000_000);
+      configureSearchCaches(32);
+      expect(cacheBudget(200_000)).toBe(32 * 2 ** 20);
+    } finally {
+      Object.assign(CACHE_LIMITS, before);
+    }
+  });
+
+  it('is what an engine over the published index keeps: the sample at 1 MB per passage', async () => {
+    const files = await contentFiles(sampleContent());
+    const before = { ...CACHE_LIMITS };
+    try {
+      configureSearchCaches(1, 2 ** 20);
+      const store = memoryStore(files);
+      const top = await store.load('/search/lunr-index.json', (r) => r.json() as Promise<{ layout?: { passages: { counts: number[] } } }>);
+      const engine = await engineFrom(top, await store.service(), (path, transform) => store.read(path, transform));
+      const passages = top.layout!.passages.counts.reduce((a, b) => a + b, 0);
+      expect(passages).toBeGreaterThan(100);
+      expect(engine.loaded.budget).toBe(passages * 2 ** 20);
+    } finally {
+      Object.assign(CACHE_LIMITS, before);
+    }
   });
 });
 
