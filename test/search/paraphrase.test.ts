@@ -108,6 +108,36 @@
  * factor 1 + 0.5: tune 0.633 -> 0.664 (hit@1 0.641, hit@3 0.688; the same at any weight 0.25-2, none at 0.1),
  * held out 0.505 and fresh 0.591 unchanged (8 of the 174 questions open so, 3 of them unseen; none of those moves),
  * speakers' words 1.000; overall 0.675 -> 0.691 (offered 0.723), with fresh 0.649 -> 0.661; relevance unchanged.
+ * Tried and not kept (moment MRR on tune; speakers' words hit@1 1.000 unless given; before the answer kind, baseline
+ * 0.633, after it 0.664):
+ *   - question-to-question matching, the host's turns as the passages' questions (speaker turns found by the labels
+ *     "Name:", the host by the show's hosts' first names): a host turn opening in the passage, matched like `asked`
+ *     with the related terms, as a moment factor 1 + w x match: its whole text w 0.5 / 1 / 2: 0.617 / 0.648 / 0.617
+ *     (speakers 0.96 each); only its questions: 0.633 / 0.648 / 0.617; the host turn whose answer is under way when
+ *     the passage starts: 0.648 / 0.633 / 0.633; both at 0.5 or 1: 0.633. The host turn credited to the passages of
+ *     the guest's answer that follows it (the one where the answer starts, the rest decaying by 0 / 0.5 / 1): whole
+ *     turn w 1-2 0.648 with speakers 0.96 at every decay, w 0.5 0.633; questions only 0.633 (w 0.5-1), 0.617 (w 2).
+ *     The host asks in the speakers' words too ("And the drones are the males of the colony."; "How does nectar
+ *     actually become honey?" for "how does flower juice turn into the sweet stuff in jars?"): the bridge is missing
+ *     on both sides;
+ *   - self-supervised weights, learned from the show's own pairs: its 188 host questions (the "?" sentences of a
+ *     host turn followed by a guest's) asked against the sample with every host turn removed, each labelled with the
+ *     guest's answer (its start to the next host turn), the 12 moment weights fitted there by coordinate ascent (two
+ *     rounds): training moment MRR 0.351 -> 0.375 (own 0.25, chapter 2, coverage 0.5); on the paraphrase set tune
+ *     0.539, held out 0.568, fresh 0.462, speakers 0.96, overall 0.634 (against 0.664 / 0.505 / 0.591 / 1.000 /
+ *     0.691). What answers a host's question in the speakers' words is not what answers a listener's;
+ *   - the host's share of a passage's matched weight as a discount 0.2 / 0.4 / 0.6: 0.633 / 0.586 / 0.555; the
+ *     framing discount by that share instead of for the first and last passage: 0.633 (one question better, one worse);
+ *   - WordNet's other relations in semantic.json, each at 0.3 and 0.5: meronyms, holonyms (episode MRR 0.958 ->
+ *     0.954), entailment and cause, attributes, domain topics: 0.633 everywhere;
+ *   - possessives ("body's" is indexed as "body'") looked up with the plain word and the other way round: 0.633;
+ *   - the moment's start at the passage's start instead of the snippet's cue: 0.570 (speakers 0.92); were the start
+ *     any cue of the chosen passage, 43 of 64 would land at rank 1 against 41: the gap is the passage, not the cue;
+ *   - moment scores summed or averaged over the chapter as a factor 1 + w x (share of the best chapter's): sum
+ *     w 0.25-2 0.617-0.633 (speakers 0.96 at 1-2), mean 0.586-0.602;
+ *   - after the answer kind: past-tense questions (how / why did; any did, was, were) expecting a date: 0.664,
+ *     speakers 0.96; "how late / early / soon, what time" expecting a duration: 0.648; the question's later content
+ *     words weighing more (English end focus, x 1 + k (position - 0.5)): k 0.2 0.664, 0.4-0.6 0.630, -0.2 0.620.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
