@@ -137,7 +137,18 @@
  *     w 0.25-2 0.617-0.633 (speakers 0.96 at 1-2), mean 0.586-0.602;
  *   - after the answer kind: past-tense questions (how / why did; any did, was, were) expecting a date: 0.664,
  *     speakers 0.96; "how late / early / soon, what time" expecting a duration: 0.648; the question's later content
- *     words weighing more (English end focus, x 1 + k (position - 0.5)): k 0.2 0.664, 0.4-0.6 0.630, -0.2 0.620.
+ *     words weighing more (English end focus, x 1 + k (position - 0.5)): k 0.2 0.664, 0.4-0.6 0.630, -0.2 0.620;
+ *     more answer forms (a how-question other than how long / many expecting "by ...ing, using, through, so that":
+ *     0.641, speakers 0.96; "what happens" expecting "then, eventually, as a result", "difference / or" expecting
+ *     "whereas, unlike, instead", "where" expecting "in the ..., region, inside": 0.664); "each" as filler: 0.664,
+ *     held out and fresh unchanged; the question's words found in the episode's title and topics weighing 0.5 /
+ *     0.25 in the passage scores: 0.680 (one question), with its chapter titles too: 0.648 / 0.633 (title alone:
+ *     0.664);
+ *   - WordNet's glosses read backwards into semantic.json: a question word in the gloss of a show term's first one
+ *     or two senses relates to it ("rest" is in sleep's gloss, "juice" in nectar's second), at 0.3: 0.656 (two
+ *     senses: speakers 0.96), at 0.5: 0.609; weighed down by the gloss's length: 0.641; its first clause only:
+ *     0.656. Six related terms a word are kept and the glosses crowd them with noise (juice -> amylase, armillaria,
+ *     molasses, sour, wine); rest's six are full before sleep.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
