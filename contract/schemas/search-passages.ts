@@ -61,6 +61,11 @@ export const PassageTermsSchema = z.object({
   starts: z.array(z.number().nonnegative()),
   /** Per passage, its words addressing the listener (secondPersonWords). */
   addressed: z.array(z.int().nonnegative()),
+  /**
+   * Per passage, the kinds of answer it holds (answerKinds: ANSWER_KIND bits for a duration, a number, a date), for
+   * "how long / how many / when" questions; absent when no passage holds any (a reader then reads 0).
+   */
+  answers: z.array(z.int().nonnegative()).optional(),
   /** The chunk of passages these analyse, as /search/passages/<id>/<c>.json has it. */
   passages: z.lazy(() => PassageChunkSchema),
 });
@@ -123,6 +128,7 @@ export function encodePassageTerms(chunk: PassageChunk, analyses: PassageAnalysi
     questions: analyses.map((a) => a.questions.map((q) => q.map((t) => ids.get(t)!))),
     starts,
     addressed: analyses.map((a) => a.addressed),
+    ...(analyses.some((a) => a.answers) ? { answers: analyses.map((a) => a.answers ?? 0) } : {}),
     passages: chunk,
   };
 }
@@ -149,6 +155,7 @@ export class PassageTermsReader {
   readonly #asked: Uint16Array | Uint32Array;
   readonly #starts: Float64Array;
   readonly #addressed: Uint32Array;
+  readonly #answers: Uint8Array;
 
   constructor(file: PassageTerms) {
     this.from = file.from;
@@ -193,6 +200,7 @@ export class PassageTermsReader {
     }
     this.#starts = Float64Array.from({ length: passages }, (_, n) => file.starts[n] ?? 0);
     this.#addressed = Uint32Array.from({ length: passages }, (_, n) => file.addressed[n] ?? 0);
+    this.#answers = Uint8Array.from({ length: passages }, (_, n) => file.answers?.[n] ?? 0);
   }
 
   /**
@@ -203,7 +211,7 @@ export class PassageTermsReader {
     const f = body as Partial<PassageTerms> | null;
     const valid = f?.version === 2 && Number.isInteger(f.from) && typeof f.terms === 'string' && Number.isInteger(f.width) && isPassageChunk(f.passages) &&
       f.width! >= 1 && Array.isArray(f.words) && Array.isArray(f.questions) && Array.isArray(f.starts) && Array.isArray(f.addressed) &&
-      f.words.every((w) => typeof w === 'string') && f.questions.every(Array.isArray);
+      f.words.every((w) => typeof w === 'string') && f.questions.every(Array.isArray) && (f.answers === undefined || Array.isArray(f.answers));
     return valid ? new PassageTermsReader(f as PassageTerms) : undefined;
   }
 
@@ -220,7 +228,7 @@ export class PassageTermsReader {
   /** About what the reader holds, in bytes: its typed arrays and their objects. */
   get bytes(): number {
     return 10 * 100 + this.#terms.byteLength + this.#at.byteLength + this.#words.byteLength + this.#wordAt.byteLength +
-      this.#questionAt.byteLength + this.#askedAt.byteLength + this.#asked.byteLength + this.#starts.byteLength + this.#addressed.byteLength;
+      this.#questionAt.byteLength + this.#askedAt.byteLength + this.#asked.byteLength + this.#starts.byteLength + this.#addressed.byteLength + this.#answers.byteLength;
   }
 
   /** Term k (from 1); '' for 0 (a stop word). */
@@ -284,10 +292,18 @@ export class PassageTermsReader {
     return this.#addressed[n] ?? 0;
   }
 
+  /** Passage n's kinds of answer (answerKinds: ANSWER_KIND bits), 0 for none. */
+  answers(n: number): number {
+    return this.#answers[n] ?? 0;
+  }
+
   /** Every passage's analysis, in order. */
   all(): PassageAnalysis[] {
     const names = this.names();
-    return Array.from({ length: this.passages }, (_, n) => ({ terms: this.terms(n, names), questions: this.questions(n, names), addressed: this.addressed(n) }));
+    return Array.from({ length: this.passages }, (_, n) => {
+      const answers = this.answers(n);
+      return { terms: this.terms(n, names), questions: this.questions(n, names), addressed: this.addressed(n), ...(answers ? { answers } : {}) };
+    });
   }
 }
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
+import { ANSWER_KIND } from '../../contract/search/passage-terms.ts';
 import { allCandidates, chapterAnchor, MOMENT, momentScore, pickMoments, rescorePassages, understandQuestion } from './ask-understanding.ts';
 
 let analyzer: Analyzer;
@@ -148,6 +149,27 @@ describe('moments', () => {
     const general = first('when is a loaf sliced?');
     expect(general.u.firstPerson).toBeUndefined();
     expect(general.moment).toBe(1);
+  });
+
+  it('for a question asking how long, how many or when, prefers the passage that says that kind of answer', () => {
+    const texts = ['welcome', 'we slice the loaf once it cools', 'we slice the loaf after an hour, once it cools', 'goodbye'];
+    const parts = { own: 1, related: 0, ownLocal: 1, relatedLocal: 0 };
+    const first = (q: string, answers?: (i: number) => number) => {
+      const ctx = { text: (i: number) => texts[i]!, start: (i: number) => i * 30, chapters: [], count: 4, ...(answers ? { answers } : {}) };
+      const u = understandQuestion(q, analyzer, semantic, known());
+      return { u, moment: pickMoments(rescorePassages(u, [1, 2].map((index) => ({ index, score: 1, terms: [], parts })), ctx, analyzer))[0] };
+    };
+    const long = first('how long before we slice the loaf?');
+    expect(long.u.expects).toBe(ANSWER_KIND.duration);
+    expect(long.moment).toBe(2);
+    // The build's published kinds are read instead of the text.
+    expect(first('how long before we slice the loaf?', (i) => (i === 1 ? ANSWER_KIND.duration : 0)).moment).toBe(1);
+    // Another kind asked for, or none: the tie stays with the earlier passage.
+    expect(first('when do we slice the loaf?').moment).toBe(1);
+    const plain = first('do we slice the loaf?');
+    expect(plain.u.expects).toBeUndefined();
+    expect(plain.moment).toBe(1);
+    expect(momentScore({ ...features, answer: 1 })).toBeGreaterThan(momentScore(features));
   });
 
   it('pickMoments: best first by moment score, at most MOMENT.max, falling back to the score', () => {

@@ -583,7 +583,8 @@ export class SearchEngine {
 
   /**
    * What rescorePassages reads of an episode's passages (those given: their chunks' analyses are loaded first,
-   * each with its chunk of passages, #askChunk): terms, questions, starts and words addressing the listener, and
+   * each with its chunk of passages, #askChunk): terms, questions, starts, words addressing the listener and kinds
+   * of answer, and
    * the chapters. Only where a chunk has no analysis (a build without them, a file that did not load) are the
    * passages' chunks loaded and their text analysed. `asked`: the question's terms; a word with another term reads
    * as NOT_ASKED (PassageTermsReader.names), which scores alike.
@@ -628,6 +629,10 @@ export class SearchEngine {
       addressed: (index: number) => {
         const a = analysisOf(index);
         return a ? a.reader.addressed(index - a.reader.from) : this.#analysed(episode, at(index), index).addressed;
+      },
+      answers: (index: number) => {
+        const a = analysisOf(index);
+        return a ? a.reader.answers(index - a.reader.from) : (this.#analysed(episode, at(index), index).answers ?? 0);
       },
       start: (index: number) => {
         const a = analysisOf(index);

@@ -95,8 +95,8 @@ a question's common words ("long", "people") below its rare ones, also matches w
 question's (WordNet synonyms, broader and narrower words, and words that keep occurring together in the show's
 transcripts, computed at build time into /search/semantic.json), and prefers passages where the question's words
 occur close together or that the host's own question introduces (for a question in the first person, "can I ...",
-one where the speaker addresses the listener, "you can ..."). An episode without a transcript is placed at its
-best-matching chapter.
+one where the speaker addresses the listener, "you can ..."; for "how long", "how many" or "when", one that says a
+duration, a number or a date). An episode without a transcript is placed at its best-matching chapter.
 
 ${extras.searchSyntax ?? ''}
 
@@ -125,9 +125,11 @@ up so that a show of thousands of hours stays cheap to search on a phone:
   passages, made at build time (\`version\` 2): \`terms\` (the chunk's distinct index terms in code-point order,
   separated by spaces; term 0 is a stop word, term k the k-th of them), \`words\` (per passage, each word's term index
   as \`width\` base64url digits), \`questions\` (per passage, the term indexes of each question asked in it),
-  \`starts\` (per passage, the seconds it starts at) and \`addressed\` (per passage, its words addressing the
-  listener: you, your, ...), and \`passages\`: the chunk's passages as \`/search/passages/{id}/{chunk}.json\` has
-  them, so that /ask reads one file per chunk. A client that only searches never needs them.
+  \`starts\` (per passage, the seconds it starts at), \`addressed\` (per passage, its words addressing the
+  listener: you, your, ...) and, when some passage has one, \`answers\` (per passage, the kinds of answer it says as
+  bits: 1 a duration, 2 a number, 4 a date), and \`passages\`: the chunk's passages as
+  \`/search/passages/{id}/{chunk}.json\` has them, so that /ask reads one file per chunk. A client that only searches
+  never needs them.
 
 Scores are BM25 with statistics of the whole show, so a word's scores from different shards add up.
 

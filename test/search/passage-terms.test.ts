@@ -13,7 +13,7 @@ import {
 } from '../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
-import { analysePassage, questionsIn } from '../../contract/search/passage-terms.ts';
+import { analysePassage, ANSWER_KIND, questionsIn } from '../../contract/search/passage-terms.ts';
 import { buildSearchArtifacts } from '../../src/build/search/artifacts.ts';
 import { contentFiles, memoryStore, sampleContent } from './helpers.ts';
 
@@ -45,6 +45,21 @@ describe('passage analyses published for /ask', () => {
     expect(reader.all()).toEqual(analyses);
     expect([reader.start(0), reader.start(1)]).toEqual([12.5, 40]);
     expect(file.passages).toEqual(chunkAt(7, 16, [12.5, 40]));
+  });
+
+  it('publishes the kinds of answer only where a passage holds one, and reads 0 where none is published', () => {
+    const texts = ['Let it cool for an hour. How long? An hour.', 'The scouts dance for the sites.'];
+    const analyses = texts.map((t) => analysePassage(t, analyzer));
+    expect(analyses.map((a) => a.answers)).toEqual([ANSWER_KIND.duration, undefined]);
+    const file = PassageTermsSchema.parse(JSON.parse(JSON.stringify(encodePassageTerms(chunkAt(3, 0, [0, 30]), analyses))));
+    expect(file.answers).toEqual([ANSWER_KIND.duration, 0]);
+    const reader = new PassageTermsReader(file);
+    expect([reader.answers(0), reader.answers(1), reader.answers(2)]).toEqual([ANSWER_KIND.duration, 0, 0]);
+    expect(reader.all()).toEqual(analyses);
+    const none = encodePassageTerms(chunkAt(3, 0, [0]), [analyses[1]!]);
+    expect(none.answers).toBeUndefined();
+    expect(PassageTermsReader.of(JSON.parse(JSON.stringify(none)))?.answers(0)).toBe(0);
+    expect(PassageTermsReader.of({ ...JSON.parse(JSON.stringify(file)), answers: 'x' })).toBeUndefined();
   });
 
   it('reads a fetched file only when it has the published shape', () => {

@@ -26,7 +26,7 @@ import {
   encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, type PassageChunk, type PassageTerms, type SearchLayout,
 } from '../../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
-import { questionTerms, secondPersonWords } from '../../../contract/search/passage-terms.ts';
+import { answerKinds, questionTerms, secondPersonWords } from '../../../contract/search/passage-terms.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
 import { analysePassages } from './analysis.ts';
@@ -346,7 +346,8 @@ export async function buildShardedIndex(
  * One episode's passage files: its passages in chunks (/search/passages/<id>/<chunk>.json), and /ask's reading of
  * each passage (/search/passage-terms/<id>/<chunk>.json), published so that no question analyses text: the
  * index's own analysis (analysis.ts, cached by content) with stop words in place, and the terms of the questions
- * asked (only where there is a "?"), each passage's start and its words addressing the listener, with the chunk's
+ * asked (only where there is a "?"), each passage's start, its words addressing the listener and the kinds of answer
+ * it holds (a duration, a number, a date: answerKinds), with the chunk's
  * passages (/ask then reads one file per chunk). Per episode, so
  * the build can write them on another thread than the index.
  * `words`: each passage's word analyses as indexes into `terms` (-1: a stop word).
@@ -367,10 +368,12 @@ export function episodePassageFiles(
         chunk,
         passages.slice(c * perChunk, (c + 1) * perChunk).map((p, k) => {
           const text = p.cues.map(([, t]) => t).join(' ');
+          const answers = answerKinds(text);
           return {
             terms: Array.from(words[c * perChunk + k]!, (id) => (id < 0 ? '' : terms[id]!)),
             questions: text.includes('?') ? questionTerms(text, analyzer) : [],
             addressed: secondPersonWords(text),
+            ...(answers ? { answers } : {}),
           };
         }),
       ),
