@@ -27,7 +27,7 @@ import {
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
-import { loadTopIndex, queryExact } from './top-index.ts';
+import { loadTopIndex, queryExact, TokenSets, vocabularyOf } from './top-index.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -1024,13 +1024,6 @@ export class SearchEngine {
   }
 }
 
-/** Lunr's TokenSet constructors, which @types/lunr leaves out. */
-const TokenSets = lunr.TokenSet as unknown as {
-  fromArray(sorted: string[]): lunr.TokenSet;
-  fromString(term: string): lunr.TokenSet;
-  fromFuzzyString(term: string, editDistance: number): lunr.TokenSet;
-};
-
 /** A prefix (`key*`) or a word with one edit of tolerance, expanded to the terms of a vocabulary. */
 function expandTerm(vocabulary: lunr.TokenSet, key: string, wildcard: boolean, fuzzy: boolean): string[] {
   const clause = fuzzy ? TokenSets.fromFuzzyString(key, 1) : TokenSets.fromString(wildcard ? `${key}*` : key);
@@ -1057,11 +1050,6 @@ function moment(analyzer: Analyzer, url: string, file: LoadedChunk, index: numbe
   const cue = joined.firstCue + cueAt(joined.offsets, snippet.offset);
   const start = Math.floor(file.starts[cue]!);
   return { start, timestamp: timestamp(start), url: withTime(url, start), snippet: snippet.text };
-}
-
-function vocabularyOf(index: lunr.Index): Record<string, unknown> {
-  // Lunr keeps the vocabulary as a public property that its typings leave out.
-  return (index as unknown as { invertedIndex: Record<string, unknown> }).invertedIndex;
 }
 
 /**

@@ -14,29 +14,29 @@ interface SerializedIndex {
 }
 
 /** Lunr's TokenSet constructors, which @types/lunr leaves out. */
-const TokenSets = lunr.TokenSet as unknown as {
+export const TokenSets = lunr.TokenSet as unknown as {
   fromArray(sorted: string[]): lunr.TokenSet;
   fromString(term: string): lunr.TokenSet;
+  fromFuzzyString(term: string, editDistance: number): lunr.TokenSet;
 };
 
-interface Internals {
-  invertedIndex: Record<string, unknown>;
-  tokenSet: lunr.TokenSet;
+/** An index's vocabulary (term → posting): Lunr keeps it as a public property that its typings leave out. */
+export function vocabularyOf(index: lunr.Index): Record<string, unknown> {
+  return (index as unknown as { invertedIndex: Record<string, unknown> }).invertedIndex;
 }
 
 /** lunr.Index.load's index, with the TokenSet built on first use instead of at load. */
 export function loadTopIndex(serialized: SerializedIndex): lunr.Index {
   const entries = serialized.invertedIndex;
   const index = lunr.Index.load({ ...serialized, invertedIndex: [] });
-  const inverted: Record<string, unknown> = Object.create(null);
+  // Lunr's own (empty, prototype-free) vocabulary, filled here.
+  const inverted = vocabularyOf(index);
   // Serialized in code-unit order, the order TokenSet.fromArray needs (the object's own key order would put
   // number-like terms first).
   const terms = entries.map(([term, posting]) => {
     inverted[term] = posting;
     return term;
   });
-  const internals = index as unknown as Internals;
-  internals.invertedIndex = inverted;
   let tokenSet: lunr.TokenSet | undefined;
   Object.defineProperty(index, 'tokenSet', {
     configurable: true,
@@ -51,7 +51,7 @@ export function loadTopIndex(serialized: SerializedIndex): lunr.Index {
  * without reading (and so building) the index's TokenSet.
  */
 export function queryExact(index: lunr.Index, term: string, build: lunr.Index.QueryBuilder): lunr.Index.Result[] {
-  const known = Object.hasOwn((index as unknown as Internals).invertedIndex, term);
+  const known = Object.hasOwn(vocabularyOf(index), term);
   const view = Object.create(index, { tokenSet: { value: known ? TokenSets.fromString(term) : new lunr.TokenSet() } }) as lunr.Index;
   return view.query(build);
 }
