@@ -31,6 +31,8 @@ import { loadTopIndex, queryExact, TokenSets, vocabularyOf } from './top-index.t
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
+import { EpisodeSums } from './episode-sums.ts';
+import { QueryMatches } from './query-matches.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
 import {
@@ -98,13 +100,16 @@ export function cacheBudget(passages: number): number {
 export interface EpisodeHit {
   id: number;
   score: number;
-  /** The best-matching passage (index into the episode's passages) and the index terms the episode matched. */
-  passage?: { index: number; terms: string[] };
-  /** Index terms the episode's metadata matched (for a description snippet). */
-  docTerms: string[];
+  /** The best-matching passage (index into the episode's passages), when a passage matched. */
+  passage?: number;
+  /** What the query matched, one object for all its hits: the index terms and passages of a hit are read from it. */
+  matched: QueryMatches;
   /** /ask: the question as understood, for the chapter anchor of a hit without a passage. */
   understood?: UnderstoodQuestion;
-  /** /ask: the passages offered as the result's moments, best first (the first is `passage`). */
+  /**
+   * /ask's re-ranked hits: the passages offered as moments, best first (the first is `passage`). The other /ask
+   * hits offer their postings' best (matched.momentsOf).
+   */
   moments?: number[];
 }
 
@@ -480,6 +485,9 @@ export class SearchEngine {
   readonly #chunks: Lru<string, Promise<unknown>>;
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
+  /** The per-episode sums of a query being ranked (rank(): synchronous use only). */
+  readonly #sums: EpisodeSums;
+  #best: { passages: Int32Array; scores: Float64Array } | undefined;
 
   constructor(top: lunr.Index, layout: SearchLayout, service: ServiceData, analyzer: Analyzer, read: DocumentReader) {
     this.#top = top;
@@ -489,6 +497,7 @@ export class SearchEngine {
     this.analyzer = analyzer;
     this.#read = read;
     this.#episodes = new Map(service.episodes.map((e) => [e.id, e]));
+    this.#sums = new EpisodeSums(service.episodes.map((e) => e.id));
     this.#passageCounts = new Map(layout.passages.episodes.map((id, i) => [id, layout.passages.counts[i]!]));
     const bytes = cacheBudget(layout.passages.counts.reduce((sum, n) => sum + n, 0));
     this.answers = new Lru(bytes * ANSWER_SHARE);
@@ -738,33 +747,20 @@ export class SearchEngine {
     const shards = new Map<number, LoadedShard>();
     await Promise.all([...needed].map(async (n) => shards.set(n, await this.#shard(n))));
 
-    // Per matching episode (hundreds for a common word at N = 1,000): small arrays rather than Sets and Maps,
-    // which were much of a query's garbage (bench/ profile: GC a quarter of the time).
-    interface Acc {
-      doc: number;
-      docTerms: string[];
-      terms: string[];
-      /** [passage, score, passage, score, ...]: a few entries (a term's best passages, summed over terms). */
-      passages: number[];
-    }
-    // /ask: the transcript postings read, in order, for the re-ranked episodes' own (found again for those few
-    // only: recording them for every matching episode was a fifth of a question's garbage).
-    const read: Array<[string, Posting]> | undefined = options.rescore ? [] : undefined;
-    const acc = new Map<number, Acc>();
-    const entry = (id: number) => {
-      let e = acc.get(id);
-      if (!e) acc.set(id, (e = { doc: 0, docTerms: [], terms: [], passages: [] }));
-      return e;
-    };
-    const addTerm = (list: string[], t: string) => {
-      if (!list.includes(t)) list.push(t);
-    };
-    const presence: Array<Set<number>> = [];
+    // From here to the last read of `sums` nothing is awaited: the sums' arrays are every query's (EpisodeSums).
+    const sums = this.#sums;
+    sums.begin();
+    const keep = options.rescore ? Math.max(weights.passageWeights.length, MOMENT.adjacent ? Infinity : MOMENT.max) : weights.passageWeights.length;
+    const matched = new QueryMatches(options.rescore ? keep : 0);
+    // A required or excluded clause's bit in sums (parseQuery keeps at most MAX_TERMS = 32 clauses; /ask's
+    // understood terms, which can be more, are all optional).
+    const bits = new Map<number, number>();
+    for (const [ci, c] of clauses.entries()) if (c.presence !== 'optional') bits.set(ci, bits.size);
+    if (bits.size > 32) throw new RangeError(`${bits.size} required or excluded words: at most 32`);
     let norm = 0;
 
-    clauses.forEach((c, ci) => {
-      const having = new Set<number>();
-      presence[ci] = having;
+    for (const [ci, c] of clauses.entries()) {
+      const bit = bits.get(ci) ?? -1;
       const scored = c.presence !== 'excluded';
       for (const [li, l] of lookups[ci]!.entries()) {
         const expanded = new Set<string>();
@@ -772,99 +768,90 @@ export class SearchEngine {
         const top = metadataMatches[ci]![li]!;
         for (const t of top.terms) expanded.add(t);
         for (const r of top.matches) {
-          if (!this.#episodes.has(r.id)) continue;
-          having.add(r.id);
+          const s = sums.slot(r.id);
+          if (s < 0) continue;
+          if (bit >= 0) sums.mark(s, bit);
           if (!scored) continue;
-          const e = entry(r.id);
-          e.doc += l.boost * r.score * top.unit;
-          for (const t of r.terms) addTerm(e.docTerms, t);
+          sums.enter(s);
+          sums.addDoc(s, l.boost * r.score * top.unit);
         }
-        // Transcript: each posting lists the episode's best passages for the term, with their scores.
-        const add = (posting: Posting, t: string) => {
-          for (let k = 0; k < posting.episodes.length; k++) {
-            const id = posting.episodes[k]!;
-            if (!this.#episodes.has(id)) continue;
-            having.add(id);
-            if (!scored) continue;
-            const e = entry(id);
-            expanded.add(t);
-            addTerm(e.terms, t);
-            const ps = e.passages;
-            for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) {
-              const p = posting.passages[i]!;
-              let j = 0;
-              while (j < ps.length && ps[j] !== p) j += 2;
-              if (j < ps.length) ps[j + 1]! += l.boost * posting.scores[i]!;
-              else ps.push(p, l.boost * posting.scores[i]!);
-            }
-          }
-        };
-        // A word as typed is one posting; a prefix or a typo-tolerant word is expanded to the shard's terms with
-        // Lunr's TokenSet, as lunr.Index#query expands a clause, and each term's posting is read.
+        if (scored) matched.metadata.push({ matches: top.matches, unit: top.unit, boost: l.boost });
+        // Transcript: each posting lists the episode's best passages for the term, with their scores. A word as
+        // typed is one posting; a prefix or a typo-tolerant word is expanded to the shard's terms with Lunr's
+        // TokenSet, as lunr.Index#query expands a clause, and each term's posting is read.
         for (const n of l.shards) {
           const shard = shards.get(n)!;
           const terms = !l.wildcard && !l.fuzzy ? [l.key] : expandTerm(shard.tokenSet(), l.key, l.wildcard, l.fuzzy);
           for (const t of terms) {
             const posting = shard.posting(t);
             if (!posting) continue;
-            add(posting, t);
-            if (scored) read?.push([t, posting]);
+            const { episodes, at, passages, scores } = posting;
+            let any = false;
+            for (let k = 0; k < episodes.length; k++) {
+              const s = sums.slot(episodes[k]!);
+              if (s < 0) continue;
+              any = true;
+              if (bit >= 0) sums.mark(s, bit);
+              if (!scored) continue;
+              sums.enter(s);
+              for (let i = at[k]!; i < at[k + 1]!; i++) sums.addPassage(s, passages[i]!, l.boost * scores[i]!);
+            }
+            if (!scored) continue;
+            if (any) expanded.add(t);
+            matched.postings.push({ term: t, posting, boost: l.boost });
           }
         }
         if (scored) norm += l.boost * l.boost * expanded.size;
       }
-    });
-
-    for (const [ci, c] of clauses.entries()) {
-      if (c.presence === 'optional') continue;
-      const having = presence[ci]!;
-      for (const id of acc.keys()) {
-        if ((c.presence === 'required') !== having.has(id)) acc.delete(id);
-      }
     }
 
     const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    const maxPassages = weights.passageWeights.length;
-    const scoreOf = (e: Acc, best: Array<[number, number]>) => {
-      let score = weights.episodeWeight * e.doc;
-      for (let i = 0; i < maxPassages && i < best.length; i++) score += weights.passageWeights[i]! * best[i]![1];
+    const passageWeights = weights.passageWeights;
+    const scoreOf = (doc: number, best: ArrayLike<number>, count: number) => {
+      let score = weights.episodeWeight * doc;
+      for (let i = 0; i < passageWeights.length && i < count; i++) score += passageWeights[i]! * best[i]!;
       return score * scale;
     };
     // The episode's best passages for the whole query (ties: the earlier passage), only the few its score sums (a
-    // common word matches every episode, and sorting each one's whole list was a tenth of such a search) or, for
-    // /ask, offers as moments; the episodes /ask re-ranks take their candidates below.
-    const keep = options.rescore ? Math.max(maxPassages, MOMENT.adjacent ? Infinity : MOMENT.max) : maxPassages;
-    const ranked = [...acc].map(([id, e]) => {
-      const best = bestPassages(e.passages, keep);
-      return { id, e, best, score: scoreOf(e, best), moments: undefined as number[] | undefined };
-    });
+    // common word matches every episode, and sorting each one's whole list was a tenth of such a search).
+    const best = this.#bestScratch(passageWeights.length);
+    const ranked: EpisodeHit[] = [];
+    candidates: for (let i = 0; i < sums.count; i++) {
+      const s = sums.entered(i);
+      for (const [ci, bit] of bits) if ((clauses[ci]!.presence === 'required') !== sums.has(s, bit)) continue candidates;
+      const count = sums.best(s, best);
+      const hit: EpisodeHit = { id: sums.id(s), score: scoreOf(sums.doc(s), best.scores, count), matched };
+      if (count) hit.passage = best.passages[0]!;
+      ranked.push(hit);
+    }
+    // sums is free again from here.
+
+    const order = (a: EpisodeHit, b: EpisodeHit) => b.score - a.score || a.id - b.id;
     if (options.rescore) {
       // /ask: the leading episodes' candidates are re-ranked with their texts, then summed as for /api/search.
-      ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+      ranked.sort(order);
       await Promise.all(
-        ranked.slice(0, ASK_RESCORED_EPISODES).map(async (r, rank) => {
-          if (!r.best.length) return;
-          const candidates: Candidate[] = bestPassages(r.e.passages, ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms: r.e.terms }));
-          const rescored = await options.rescore!(r.id, candidates, episodePostings(r.id, read ?? []), rank).catch(() => ({ ranked: candidates, moments: candidates }));
-          r.best = rescored.ranked.map((c) => [c.index, c.score]);
-          r.moments = pickMoments(rescored.moments);
-          r.score = scoreOf(r.e, r.best);
+        ranked.slice(0, ASK_RESCORED_EPISODES).map(async (hit, rank) => {
+          if (hit.passage === undefined) return;
+          const terms = matched.terms(hit.id);
+          const candidates: Candidate[] = bestPassages(matched.passages(hit.id), ASK_CANDIDATES).map(([index, score]) => ({ index, score, terms }));
+          const rescored = await options.rescore!(hit.id, candidates, matched.postingsOf(hit.id), rank).catch(() => ({ ranked: candidates, moments: candidates }));
+          const scores = rescored.ranked.map((c) => c.score);
+          hit.score = scoreOf(matched.doc(hit.id), scores, scores.length);
+          hit.moments = pickMoments(rescored.moments);
+          if (rescored.ranked.length) hit.passage = hit.moments[0] ?? rescored.ranked[0]!.index;
+          else delete hit.passage;
         }),
       );
     }
-    const hits: EpisodeHit[] = [];
-    for (const { id, e, best, score, moments } of ranked) {
-      if (!(score > 0)) continue;
-      hits.push({
-        id,
-        score: Math.round(score * 10_000) / 10_000,
-        passage: best.length ? { index: moments?.[0] ?? best[0]![0], terms: e.terms } : undefined,
-        docTerms: e.docTerms,
-        // /ask offers moments for every hit with passages (past the re-ranked ones: their postings' best).
-        ...(moments ? { moments } : options.rescore && best.length ? { moments: pickMoments(best.map(([index, score]) => ({ index, score, terms: [] }))) } : {}),
-      });
-    }
-    return hits.sort((a, b) => b.score - a.score || a.id - b.id);
+    const hits = ranked.filter((h) => h.score > 0);
+    for (const h of hits) h.score = Math.round(h.score * 10_000) / 10_000;
+    return hits.sort(order);
+  }
+
+  #bestScratch(keep: number): { passages: Int32Array; scores: Float64Array } {
+    if (this.#best?.passages.length !== keep) this.#best = { passages: new Int32Array(keep), scores: new Float64Array(keep) };
+    return this.#best;
   }
 
   /**
@@ -991,18 +978,20 @@ export class SearchEngine {
       audio: ep.audio,
       transcript: ep.transcript,
     };
-    const file = hit.passage ? await this.#chunkOf(hit.id, hit.passage.index) : undefined;
-    if (hit.passage && file) {
-      const terms = new Set(hit.passage.terms);
-      const first = moment(this.analyzer, ep.url, file, hit.passage.index, terms);
+    const file = hit.passage !== undefined ? await this.#chunkOf(hit.id, hit.passage) : undefined;
+    if (hit.passage !== undefined && file) {
+      const passage = hit.passage;
+      const terms = new Set(hit.matched.terms(hit.id));
+      const first = moment(this.analyzer, ep.url, file, passage, terms);
       result.snippet = first.snippet;
       result.start = first.start;
       result.timestamp = first.timestamp;
       result.url = first.url;
-      if (hit.moments) {
+      const offered = hit.moments ?? (hit.matched.moments ? hit.matched.momentsOf(hit.id) : undefined);
+      if (offered) {
         const moments = await Promise.all(
-          hit.moments.map(async (i) => {
-            if (i === hit.passage!.index) return first;
+          offered.map(async (i) => {
+            if (i === passage) return first;
             const chunk = await this.#chunkOf(hit.id, i);
             return chunk ? moment(this.analyzer, ep.url, chunk, i, terms) : undefined;
           }),
@@ -1010,9 +999,10 @@ export class SearchEngine {
         result.moments = moments.filter((m): m is SearchMoment => m !== undefined);
       }
     } else {
-      if (ep.desc) result.snippet = makeSnippet(ep.desc, new Set(hit.docTerms), this.analyzer).text;
+      const docTerms = hit.matched.docTerms(hit.id);
+      if (ep.desc) result.snippet = makeSnippet(ep.desc, new Set(docTerms), this.analyzer).text;
       // No passage (no transcript, or only the episode's fields matched): the best-matching chapter is the moment.
-      const u = hit.understood ?? { concepts: hit.docTerms, terms: hit.docTerms.map((term, concept) => ({ term, boost: 1, concept, own: true })) };
+      const u = hit.understood ?? { concepts: docTerms, terms: docTerms.map((term, concept) => ({ term, boost: 1, concept, own: true })) };
       const anchor = chapterAnchor(u, this.#chaptersOf(ep.id), this.analyzer);
       if (anchor) {
         result.start = Math.floor(anchor.start);
@@ -1028,19 +1018,6 @@ export class SearchEngine {
 function expandTerm(vocabulary: lunr.TokenSet, key: string, wildcard: boolean, fuzzy: boolean): string[] {
   const clause = fuzzy ? TokenSets.fromFuzzyString(key, 1) : TokenSets.fromString(wildcard ? `${key}*` : key);
   return vocabulary.intersect(clause).toArray();
-}
-
-/** /ask's re-ranking reads an episode's postings as term → [passage, score, ...] (ask-understanding.ts). */
-function episodePostings(episode: number, read: Array<[string, Posting]>): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  for (const [term, posting] of read) {
-    const k = posting.episodes.indexOf(episode);
-    if (k < 0) continue;
-    const p: number[] = [];
-    for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) p.push(posting.passages[i]!, posting.scores[i]!);
-    out.set(term, p);
-  }
-  return out;
 }
 
 /** A moment of an episode: a passage's snippet and the cue it starts at. */

@@ -75,7 +75,7 @@ describe('a tiny index cache', () => {
       const [a, b] = await Promise.all([small.engine.search(q), large.engine.search(q)]);
       expect(a.hits, q).toEqual(b.hits);
       const [x, y] = await Promise.all([small.engine.ask(q), large.engine.ask(q)]);
-      expect(x.hits.map((h) => [h.id, h.score, h.passage?.index]), q).toEqual(y.hits.map((h) => [h.id, h.score, h.passage?.index]));
+      expect(x.hits.map((h) => [h.id, h.score, h.passage]), q).toEqual(y.hits.map((h) => [h.id, h.score, h.passage]));
       expect(await Promise.all(x.hits.slice(0, 5).map((h) => small.engine.result(h)))).toEqual(await Promise.all(y.hits.slice(0, 5).map((h) => large.engine.result(h))));
     }
     // 192 KB holds a few shards and chunks, not the sample's whole index.
