@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestPassages } from './engine.ts';
+import { bestPassages } from './best-passages.ts';
 
 /** What the engine did before: every pair, sorted (best score first, ties: the earlier passage). */
 const sorted = (flat: number[]) => {

@@ -32,6 +32,7 @@ import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
 import { EpisodeSums } from './episode-sums.ts';
+import { bestPassages } from './best-passages.ts';
 import { QueryMatches } from './query-matches.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
@@ -267,28 +268,6 @@ export function loadOnce<K, T>(cache: Lru<K, Promise<unknown>>, key: K, guess: n
   loading.then((value) => cache.weigh(key, loading, weight(value)), () => cache.delete(key));
   cache.set(key, loading, guess);
   return loading;
-}
-
-/**
- * The best `keep` of an episode's matched passages, [passage, score] pairs from a flat [passage, score, ...] list,
- * best first (ties: the earlier passage): the same first `keep` as sorting the whole list, without sorting it.
- */
-export function bestPassages(flat: readonly number[], keep: number): Array<[number, number]> {
-  const best: Array<[number, number]> = [];
-  if (keep < 1) return best;
-  const before = (s: number, p: number, than: [number, number]) => s > than[1] || (s === than[1] && p < than[0]);
-  for (let j = 0; j < flat.length; j += 2) {
-    const p = flat[j]!;
-    const s = flat[j + 1]!;
-    if (best.length >= keep) {
-      if (!before(s, p, best[best.length - 1]!)) continue;
-      best.pop();
-    }
-    let at = best.length;
-    while (at > 0 && before(s, p, best[at - 1]!)) at--;
-    best.splice(at, 0, [p, s]);
-  }
-  return best;
 }
 
 /** A transcript posting as published: episode id → the episode's best passages for the term, [passage, score, ...]. */

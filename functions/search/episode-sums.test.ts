@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EpisodeSums } from './episode-sums.ts';
-import { bestPassages } from './engine.ts';
+import { bestPassages } from './best-passages.ts';
 
 const bestOf = (sums: EpisodeSums, slot: number, keep: number) => {
   const into = { passages: new Int32Array(keep), scores: new Float64Array(keep) };

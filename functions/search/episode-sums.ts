@@ -151,7 +151,7 @@ export class EpisodeSums {
 
   /**
    * The episode's best `into.passages.length` passages, best first (ties: the earlier passage), written into
-   * `into`; returns how many there are. The same order as bestPassages (engine.ts) over the episode's list.
+   * `into`; returns how many there are. The same order as bestPassages (best-passages.ts) over the episode's list.
    */
   best(slot: number, into: { passages: Int32Array; scores: Float64Array }): number {
     const keep = into.passages.length;

@@ -6,7 +6,8 @@
  * Reading an episode again from the postings gives exactly what summing them gave (the same additions in the same
  * order), so a hit's terms and moments are as the ranking saw them.
  */
-import { bestPassages, type Posting } from './engine.ts';
+import { bestPassages } from './best-passages.ts';
+import type { Posting } from './engine.ts';
 import { pickMoments, type EpisodePostings } from './ask-understanding.ts';
 
 /** A transcript posting read by a scored clause, with the clause's boost. */
