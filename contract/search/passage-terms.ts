@@ -77,11 +77,16 @@ export function questionsIn(text: string): string[] {
 
 /** The index terms of each question (sentence ending with "?") in a text. */
 export function questionTerms(text: string, analyzer: Analyzer): string[][] {
+  // Most passages ask nothing: no sentence split for them.
+  if (!text.includes('?')) return [];
   return questionsIn(text).map((q) => analyzer.indexTerms(q).filter(Boolean));
 }
 
-/** A passage's text (its cues joined by spaces) as /ask reads it. */
-export function analysePassage(text: string, analyzer: Analyzer): PassageAnalysis {
+/**
+ * A passage's text (its cues joined by spaces) as /ask reads it. `terms`: its index terms when the caller has them
+ * already (the build, from the index's own analysis).
+ */
+export function analysePassage(text: string, analyzer: Analyzer, terms: string[] = analyzer.indexTerms(text)): PassageAnalysis {
   const answers = answerKinds(text);
-  return { terms: analyzer.indexTerms(text), questions: questionTerms(text, analyzer), addressed: secondPersonWords(text), ...(answers ? { answers } : {}) };
+  return { terms, questions: questionTerms(text, analyzer), addressed: secondPersonWords(text), ...(answers ? { answers } : {}) };
 }

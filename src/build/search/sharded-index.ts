@@ -26,7 +26,7 @@ import {
   encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, type PassageChunk, type PassageTerms, type SearchLayout,
 } from '../../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
-import { answerKinds, questionTerms, secondPersonWords } from '../../../contract/search/passage-terms.ts';
+import { analysePassage } from '../../../contract/search/passage-terms.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
 import { analysePassages } from './analysis.ts';
@@ -366,16 +366,13 @@ export function episodePassageFiles(
     terms: chunks.map((chunk, c) =>
       encodePassageTerms(
         chunk,
-        passages.slice(c * perChunk, (c + 1) * perChunk).map((p, k) => {
-          const text = p.cues.map(([, t]) => t).join(' ');
-          const answers = answerKinds(text);
-          return {
-            terms: Array.from(words[c * perChunk + k]!, (id) => (id < 0 ? '' : terms[id]!)),
-            questions: text.includes('?') ? questionTerms(text, analyzer) : [],
-            addressed: secondPersonWords(text),
-            ...(answers ? { answers } : {}),
-          };
-        }),
+        passages.slice(c * perChunk, (c + 1) * perChunk).map((p, k) =>
+          analysePassage(
+            p.cues.map(([, t]) => t).join(' '),
+            analyzer,
+            Array.from(words[c * perChunk + k]!, (id) => (id < 0 ? '' : terms[id]!)),
+          ),
+        ),
       ),
     ),
   };
