@@ -729,8 +729,8 @@ export class SearchEngine {
     // From here to the last read of `sums` nothing is awaited: the sums' arrays are every query's (EpisodeSums).
     const sums = this.#sums;
     sums.begin();
-    const keep = options.rescore ? Math.max(weights.passageWeights.length, MOMENT.adjacent ? Infinity : MOMENT.max) : weights.passageWeights.length;
-    const matched = new QueryMatches(options.rescore ? keep : 0);
+    // /ask: a hit it does not re-rank offers moments from its postings' best passages (QueryMatches.momentsOf).
+    const matched = new QueryMatches(options.rescore ? Math.max(weights.passageWeights.length, MOMENT.adjacent ? Infinity : MOMENT.max) : 0);
     // A required or excluded clause's bit in sums (parseQuery keeps at most MAX_TERMS = 32 clauses; /ask's
     // understood terms, which can be more, are all optional).
     const bits = new Map<number, number>();
