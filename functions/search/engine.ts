@@ -27,7 +27,7 @@ import {
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
-import { loadTopIndex, queryExact, TokenSets, vocabularyOf } from './top-index.ts';
+import { loadTopIndex, queryExact, shareEmptyMetadata, TokenSets, vocabularyOf } from './top-index.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -1088,5 +1088,6 @@ export async function engineFrom(serialized: { layout?: unknown }, service: Serv
   // The language's pipeline functions must be registered before Lunr can deserialize an index that uses them.
   const language = await loadLanguage(parsed.data.language);
   const top = loadTopIndex(serialized as Parameters<typeof loadTopIndex>[0]);
+  void shareEmptyMetadata(top);
   return new SearchEngine(top, parsed.data, service, new Analyzer(language), read);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import lunr from 'lunr';
-import { loadTopIndex, queryExact } from './top-index.ts';
+import { loadTopIndex, queryExact, shareEmptyMetadata, vocabularyOf } from './top-index.ts';
 
 const docs = [
   { id: '1', title: 'Bees and the hive', topics: 'beekeeping 2024 honey' },
@@ -69,5 +69,28 @@ describe('loadTopIndex', () => {
     const reference = lunr.Index.load(serialized());
     expect(prefixes).toEqual(['1', '2', '9', 'b', 'w'].flatMap((p) => reference.query(clause(p, { wildcard: lunr.Query.wildcard.TRAILING })).map((r) => r.ref)));
     expect(prefixes.length).toBeGreaterThan(5);
+  });
+
+  it('shares one empty object for every empty metadata and field, answering as before, also between its slices', async () => {
+    const reference = lunr.Index.load(serialized());
+    const index = loadTopIndex(serialized());
+    const vocabulary = vocabularyOf(index) as Record<string, Record<string, Record<string, object>>>;
+    const terms = Object.keys(vocabulary);
+    const clauses = terms.flatMap((term) => [clause(term), clause(term.slice(0, 2), { wildcard: lunr.Query.wildcard.TRAILING }), clause(term, { editDistance: 1 })]);
+    let pauses = 0;
+    await shareEmptyMetadata(index, 2, async () => {
+      pauses++;
+      for (const c of clauses) expect(index.query(c)).toEqual(reference.query(c));
+    });
+    expect(pauses).toBe(Math.floor(terms.length / 2));
+    for (const c of clauses) expect(index.query(c)).toEqual(reference.query(c));
+    // "bees" is in two titles and one document's topics; "bridg" in one title only.
+    const bees = vocabulary[lunr.stemmer(new lunr.Token('bees', {})).toString()]!;
+    const bridge = vocabulary[lunr.stemmer(new lunr.Token('bridges', {})).toString()]!;
+    expect(Object.keys(bees.title!).length).toBe(2);
+    expect(bees.title!['1']).toBe(bees.title!['3']);
+    expect(bees.title!['1']).toBe(bees.topics!['4']);
+    expect(bridge.topics).toBe(bridge.title!['2']);
+    expect(Object.isFrozen(bridge.topics)).toBe(true);
   });
 });

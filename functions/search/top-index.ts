@@ -47,6 +47,51 @@ export function loadTopIndex(serialized: SerializedIndex): lunr.Index {
 }
 
 /**
+ * Lunr publishes a posting as { _index, <field>: { <ref>: <metadata> } }, and with no metadata kept every <metadata>
+ * is an empty object, as is a field the term does not occur in: as parsed, a distinct object each (N = 1,000:
+ * ~60,000 refs; the loaded index holds 15.9 MB of heap, 9.4 MB with them shared). Lunr only reads them
+ * (Object.keys; MatchData copies what it finds), so one frozen empty object stands for all of them.
+ *
+ * Done after the load, a slice of terms at a time between tasks: it costs ~30–50 ms at N = 1,000, a third of
+ * parsing the index, which a process's first answer should not wait for. Queries in between read postings that
+ * are equal either way.
+ */
+export async function shareEmptyMetadata(index: lunr.Index, slice = 2000, pause: () => Promise<unknown> = nextTask): Promise<void> {
+  const inverted = vocabularyOf(index);
+  let n = 0;
+  for (const term in inverted) {
+    shareEmpty(inverted[term]);
+    if (++n % slice === 0) await pause();
+  }
+}
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+const EMPTY: object = Object.freeze(Object.create(null));
+
+function shareEmpty(posting: unknown): void {
+  if (typeof posting !== 'object' || posting === null) return;
+  const fields = posting as Record<string, unknown>;
+  for (const field in fields) {
+    if (field === '_index') continue;
+    const refs = fields[field];
+    if (typeof refs !== 'object' || refs === null) continue;
+    let any = false;
+    for (const ref in refs) {
+      any = true;
+      const metadata = (refs as Record<string, unknown>)[ref];
+      if (typeof metadata === 'object' && metadata !== null && isEmpty(metadata)) (refs as Record<string, unknown>)[ref] = EMPTY;
+    }
+    if (!any) fields[field] = EMPTY;
+  }
+}
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
+/**
  * `index.query(build)` for a query of exactly one term without wildcard or edit distance: the same results,
  * without reading (and so building) the index's TokenSet.
  */
