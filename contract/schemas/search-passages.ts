@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PassageAnalysis } from '../search/passage-terms.ts';
 import { findPackedTerm } from '../search/packed-terms.ts';
+import { utf8Length, viewsOfOneBuffer } from '../search/one-buffer.ts';
 
 /**
  * The published search index, version 3: cut up so that a query loads only what it needs (issue 13, network
@@ -159,19 +160,35 @@ export class PassageTermsReader {
 
   constructor(file: PassageTerms) {
     this.from = file.from;
-    const text = utf8.encode(file.terms);
-    this.#terms = text;
-    let count = text.length ? 1 : 0;
-    for (let i = 0; i < text.length; i++) if (text[i] === 32) count++;
-    this.#at = new (text.length < 0xffff ? Uint16Array : Uint32Array)(count + 2);
-    for (let i = 0, k = 2; i < text.length; i++) if (text[i] === 32) this.#at[k++] = i + 1;
-    this.#at[count + 1] = text.length + 1;
+    const { terms, width } = file;
+    const termBytes = utf8Length(terms);
+    // A space is one byte in UTF-8 and never part of another character's bytes.
+    let count = terms.length ? 1 : 0;
+    for (let i = 0; i < terms.length; i++) if (terms.charCodeAt(i) === 32) count++;
     const Indexes = count + 1 <= 0xffff ? Uint16Array : Uint32Array;
-    const { width } = file;
     let words = 0;
     for (const w of file.words) words += Math.floor(w.length / width);
-    this.#words = new Indexes(words);
-    this.#wordAt = new Uint32Array(file.words.length + 1);
+    const passages = file.words.length;
+    let questions = 0;
+    let asked = 0;
+    for (const qs of file.questions.slice(0, passages)) for (const q of qs) (questions++, (asked += q.length));
+    // One buffer for all (contract/search/one-buffer.ts), the widest elements first.
+    [this.#starts, this.#wordAt, this.#questionAt, this.#askedAt, this.#addressed, this.#at, this.#words, this.#asked, this.#terms, this.#answers] = viewsOfOneBuffer([
+      [Float64Array, passages],
+      [Uint32Array, passages + 1],
+      [Uint32Array, passages + 1],
+      [Uint32Array, questions + 1],
+      [Uint32Array, passages],
+      [termBytes < 0xffff ? Uint16Array : Uint32Array, count + 2],
+      [Indexes, words],
+      [Indexes, asked],
+      [Uint8Array, termBytes],
+      [Uint8Array, passages],
+    ]);
+    const text = this.#terms;
+    utf8.encodeInto(terms, text);
+    for (let i = 0, k = 2; i < text.length; i++) if (text[i] === 32) this.#at[k++] = i + 1;
+    this.#at[count + 1] = text.length + 1;
     let w = 0;
     file.words.forEach((digits, n) => {
       this.#wordAt[n] = w;
@@ -181,14 +198,7 @@ export class PassageTermsReader {
         this.#words[w] = i <= count ? i : 0;
       }
     });
-    this.#wordAt[file.words.length] = w;
-    const passages = file.words.length;
-    let questions = 0;
-    let asked = 0;
-    for (const qs of file.questions.slice(0, passages)) for (const q of qs) (questions++, (asked += q.length));
-    this.#questionAt = new Uint32Array(passages + 1);
-    this.#askedAt = new Uint32Array(questions + 1);
-    this.#asked = new Indexes(asked);
+    this.#wordAt[passages] = w;
     for (let n = 0, q = 0, a = 0; n < passages; n++) {
       this.#questionAt[n] = q;
       for (const terms of file.questions[n] ?? []) {
@@ -198,9 +208,11 @@ export class PassageTermsReader {
       this.#questionAt[n + 1] = q;
       this.#askedAt[q] = a;
     }
-    this.#starts = Float64Array.from({ length: passages }, (_, n) => file.starts[n] ?? 0);
-    this.#addressed = Uint32Array.from({ length: passages }, (_, n) => file.addressed[n] ?? 0);
-    this.#answers = Uint8Array.from({ length: passages }, (_, n) => file.answers?.[n] ?? 0);
+    for (let n = 0; n < passages; n++) {
+      this.#starts[n] = file.starts[n] ?? 0;
+      this.#addressed[n] = file.addressed[n] ?? 0;
+      this.#answers[n] = file.answers?.[n] ?? 0;
+    }
   }
 
   /**
@@ -225,10 +237,9 @@ export class PassageTermsReader {
     return this.#at.length - 2;
   }
 
-  /** About what the reader holds, in bytes: its typed arrays and their objects. */
+  /** About what the reader holds, in bytes: its typed arrays (one buffer) and their objects. */
   get bytes(): number {
-    return 10 * 100 + this.#terms.byteLength + this.#at.byteLength + this.#words.byteLength + this.#wordAt.byteLength +
-      this.#questionAt.byteLength + this.#askedAt.byteLength + this.#asked.byteLength + this.#starts.byteLength + this.#addressed.byteLength + this.#answers.byteLength;
+    return 10 * 100 + this.#terms.buffer.byteLength;
   }
 
   /** Term k (from 1); '' for 0 (a stop word). */

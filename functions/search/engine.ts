@@ -27,6 +27,7 @@ import {
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
+import { utf8Length, viewsOfOneBuffer } from '../../contract/search/one-buffer.ts';
 import { loadTopIndex, queryExact, shareEmptyMetadata, TokenSets, vocabularyOf } from './top-index.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
@@ -328,12 +329,14 @@ export class LoadedShard {
       }
     }
     this.#terms = list.map(([term]) => term).join(' ');
-    this.#termAt = new Uint32Array(list.length + 1);
-    this.#epAt = new Int32Array(list.length + 1);
-    this.#episodes = new Int32Array(episodes);
-    this.#at = new Int32Array(episodes + 1);
-    this.#passages = new Int32Array(pairs);
-    this.#scores = new Float64Array(pairs);
+    [this.#scores, this.#termAt, this.#epAt, this.#episodes, this.#at, this.#passages] = viewsOfOneBuffer([
+      [Float64Array, pairs],
+      [Uint32Array, list.length + 1],
+      [Int32Array, list.length + 1],
+      [Int32Array, episodes],
+      [Int32Array, episodes + 1],
+      [Int32Array, pairs],
+    ]);
     let at = 0;
     let e = 0;
     let i = 0;
@@ -357,8 +360,7 @@ export class LoadedShard {
     this.#at[e] = i;
     // eslint-disable-next-line no-control-regex
     const stringBytes = /^[\u0000-\u00ff]*$/.test(this.#terms) ? this.#terms.length : 2 * this.#terms.length;
-    this.bytes = 1024 + stringBytes + this.#termAt.byteLength + this.#epAt.byteLength + this.#episodes.byteLength + this.#at.byteLength +
-      this.#passages.byteLength + this.#scores.byteLength;
+    this.bytes = 1024 + stringBytes + this.#scores.buffer.byteLength;
   }
 
   /** How many terms the shard has. */
@@ -428,13 +430,21 @@ const fromUtf8 = new TextDecoder();
 
 /** A published chunk of passages (PassageChunkSchema, checked by the caller) as the engine keeps it. */
 export function compactChunk(body: PassageChunk): LoadedChunk {
-  const bytes = utf8.encode(body.text);
-  let cues = 1;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) cues++;
-  const offsets = new Uint32Array(cues);
+  const { text } = body;
   // "\n" is one byte in UTF-8 and never part of another character's bytes.
+  let cues = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) cues++;
+  const [starts, offsets, first, bytes] = viewsOfOneBuffer([
+    [Float64Array, body.starts.length],
+    [Uint32Array, cues],
+    [Uint32Array, body.first.length],
+    [Uint8Array, utf8Length(text)],
+  ]);
+  utf8.encodeInto(text, bytes);
   for (let i = 0, c = 1; i < bytes.length; i++) if (bytes[i] === 10) offsets[c++] = i + 1;
-  return { from: body.from, bytes, offsets, starts: Float64Array.from(body.starts), first: Uint32Array.from(body.first) };
+  starts.set(body.starts);
+  first.set(body.first);
+  return { from: body.from, bytes, offsets, starts, first };
 }
 
 /** Loads a build document by URL path without keeping it (the engine caches what it loads, with bounds). */
