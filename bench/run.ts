@@ -119,7 +119,7 @@ const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'
 const START_NODE_ARGS: string[] = START_SCRIPT.split(/\s+/).filter((arg) => arg.startsWith('--'));
 /**
  * `NAME=value` before the command, as sh would set them (`${NAME-default}`: the default unless NAME is set). The
- * server then starts with MALLOC_ARENA_MAX set and does not replace itself to set it (hosts/node/malloc-arenas.ts).
+ * server then starts with glibc's malloc settings and does not replace itself to set them (hosts/node/glibc-malloc.ts).
  */
 const START_ENV: Record<string, string> = Object.fromEntries(
   (/^((?:\w+=\S*\s+)*)/.exec(START_SCRIPT)?.[1] ?? '')

@@ -5,9 +5,9 @@
  * turns it on earlier still, before this file (compile-cache.js); here it is for `node hosts/node/start.ts`.
  */
 import { enableCompileCache } from 'node:module';
-import { fewerMallocArenas } from './malloc-arenas.ts';
+import { glibcMallocSettings } from './glibc-malloc.ts';
 
-fewerMallocArenas();
+glibcMallocSettings();
 enableCompileCache?.();
 const { main } = await import('./main.ts');
 await main();

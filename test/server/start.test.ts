@@ -1,13 +1,13 @@
 /**
- * `npm start`'s entry (hosts/node/start.ts): on glibc Linux the process runs with MALLOC_ARENA_MAX set (it replaces
- * itself once, keeping its PID, so a supervisor's PID file and signals still reach the server), and a value the
- * operator set is kept.
+ * `npm start`'s entry (hosts/node/start.ts): on glibc Linux the process runs with glibc's malloc settings
+ * (hosts/node/glibc-malloc.ts: MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_) set (it replaces itself once, keeping its
+ * PID, so a supervisor's PID file and signals still reach the server), and a value the operator set is kept.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { MALLOC_ARENAS } from '../../hosts/node/malloc-arenas.ts';
+import { MALLOC_SETTINGS } from '../../hosts/node/glibc-malloc.ts';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -17,28 +17,36 @@ afterAll(async () => {
 const environ = (pid: number) => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 
 describe('hosts/node/start.ts (Linux, glibc: the machines CI and the README target)', () => {
-  it('serves with MALLOC_ARENA_MAX set, from the process it was started as', async () => {
-    const server = await startServer({ distDir: inject('distDir'), entry: 'hosts/node/start.ts', env: { MALLOC_ARENA_MAX: '' } });
+  it("serves with glibc's malloc settings set, from the process it was started as", async () => {
+    const server = await startServer({ distDir: inject('distDir'), entry: 'hosts/node/start.ts', env: { MALLOC_ARENA_MAX: '', MALLOC_MMAP_THRESHOLD_: '' } });
     servers.push(server);
     expect((await fetch(`${server.url}/status`)).status).toBe(200);
-    expect(environ(server.process.pid!).MALLOC_ARENA_MAX).toBe(MALLOC_ARENAS);
+    expect(environ(server.process.pid!)).toMatchObject(MALLOC_SETTINGS);
   }, 60_000);
 
-  it('is started by npm start with MALLOC_ARENA_MAX already set (no second start), unless the operator set it', () => {
+  it("is started by npm start with glibc's malloc settings already set (no second start), unless the operator set them", () => {
     const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
     const prefix = /^((?:\w+=\S*\s+)*)node /.exec(script)?.[1];
     expect(prefix).toBeTruthy();
-    const arenas = (env: Record<string, string>) =>
-      execFileSync('/bin/sh', ['-c', `${prefix}printenv MALLOC_ARENA_MAX`], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' }).trim();
-    expect(arenas({})).toBe(MALLOC_ARENAS);
-    expect(arenas({ MALLOC_ARENA_MAX: '4' })).toBe('4');
-    expect(arenas({ MALLOC_ARENA_MAX: '0' })).toBe('0');
+    const printed = (name: string, env: Record<string, string>) =>
+      execFileSync('/bin/sh', ['-c', `${prefix}printenv ${name}`], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' }).trim();
+    for (const [name, value] of Object.entries(MALLOC_SETTINGS)) {
+      expect(printed(name, {})).toBe(value);
+      expect(printed(name, { [name]: '4' })).toBe('4');
+      expect(printed(name, { [name]: '0' })).toBe('0');
+    }
   });
 
-  it("keeps the operator's own MALLOC_ARENA_MAX", async () => {
-    const server = await startServer({ distDir: inject('distDir'), entry: 'hosts/node/start.ts', env: { MALLOC_ARENA_MAX: '4' } });
+  it("keeps the operator's own values, and sets the one they left out", async () => {
+    const server = await startServer({ distDir: inject('distDir'), entry: 'hosts/node/start.ts', env: { MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '' } });
     servers.push(server);
     expect((await fetch(`${server.url}/status`)).status).toBe(200);
-    expect(environ(server.process.pid!).MALLOC_ARENA_MAX).toBe('4');
+    const env = environ(server.process.pid!);
+    expect(env.MALLOC_ARENA_MAX).toBe('4');
+    expect(env.MALLOC_MMAP_THRESHOLD_).toBe(MALLOC_SETTINGS.MALLOC_MMAP_THRESHOLD_);
+    const own = await startServer({ distDir: inject('distDir'), entry: 'hosts/node/start.ts', env: { MALLOC_ARENA_MAX: '', MALLOC_MMAP_THRESHOLD_: '65536' } });
+    servers.push(own);
+    expect((await fetch(`${own.url}/status`)).status).toBe(200);
+    expect(environ(own.process.pid!)).toMatchObject({ MALLOC_ARENA_MAX: MALLOC_SETTINGS.MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_: '65536' });
   }, 60_000);
 });
