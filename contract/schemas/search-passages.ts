@@ -160,11 +160,11 @@ export class PassageTermsReader {
 
   constructor(file: PassageTerms) {
     this.from = file.from;
-    const { terms, width } = file;
-    const termBytes = utf8Length(terms);
+    const { terms: sorted, width } = file;
+    const termBytes = utf8Length(sorted);
     // A space is one byte in UTF-8 and never part of another character's bytes.
-    let count = terms.length ? 1 : 0;
-    for (let i = 0; i < terms.length; i++) if (terms.charCodeAt(i) === 32) count++;
+    let count = sorted.length ? 1 : 0;
+    for (let i = 0; i < sorted.length; i++) if (sorted.charCodeAt(i) === 32) count++;
     const Indexes = count + 1 <= 0xffff ? Uint16Array : Uint32Array;
     let words = 0;
     for (const w of file.words) words += Math.floor(w.length / width);
@@ -186,7 +186,7 @@ export class PassageTermsReader {
       [Uint8Array, passages],
     ]);
     const text = this.#terms;
-    utf8.encodeInto(terms, text);
+    utf8.encodeInto(sorted, text);
     for (let i = 0, k = 2; i < text.length; i++) if (text[i] === 32) this.#at[k++] = i + 1;
     this.#at[count + 1] = text.length + 1;
     let w = 0;

@@ -84,7 +84,7 @@ describe('loadTopIndex', () => {
     });
     expect(pauses).toBe(Math.floor(terms.length / 2));
     for (const c of clauses) expect(index.query(c)).toEqual(reference.query(c));
-    // "bees" is in two titles and one document's topics; "bridg" in one title only.
+    // "bees" is in two titles and two documents' topics; "bridg" in one title only.
     const bees = vocabulary[lunr.stemmer(new lunr.Token('bees', {})).toString()]!;
     const bridge = vocabulary[lunr.stemmer(new lunr.Token('bridges', {})).toString()]!;
     expect(Object.keys(bees.title!).length).toBe(2);
