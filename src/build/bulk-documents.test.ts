@@ -1,7 +1,10 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configureParseCache, parseCacheStats } from '../content/parse-cache.ts';
 import { loadContentOrThrow } from '../content/load.ts';
-import { bulkDocuments, bulkDocumentsWrittenByIntegration, setBulkDocumentsWrittenByIntegration } from './bulk-documents.ts';
+import { bulkDocuments, bulkDocumentsWrittenByIntegration, episodeDocuments, setBulkDocumentsWrittenByIntegration } from './bulk-documents.ts';
 import { searchArtifacts, searchFiles } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
 import { buildChaptersJson } from './chapters.ts';
@@ -27,6 +30,38 @@ describe('bulk documents', () => {
     for (const [path, body] of expected) expect(docs.get(path), path).toBe(body);
     expect([...docs.keys()].some((p) => p.startsWith('/transcripts/'))).toBe(true);
     expect([...docs.keys()].some((p) => p.startsWith('/search/passage-terms/'))).toBe(true);
+  });
+
+  it("with a cache folder, an episode's passage files are made once and read back the same, byte for byte", async () => {
+    const collect = async () => {
+      const docs = new Map<string, string>();
+      for await (const [path, body] of episodeDocuments(content)) docs.set(path, body);
+      return docs;
+    };
+    const uncached = await collect();
+    const dir = mkdtempSync(join(tmpdir(), 'episode-documents-'));
+    configureParseCache(dir);
+    try {
+      const start = parseCacheStats();
+      const first = await collect();
+      const lookups = parseCacheStats().hits + parseCacheStats().misses - start.hits - start.misses;
+      const entries = () => readdirSync(dir).filter((name) => name.endsWith('.bin')).length;
+      const written = entries();
+      const before = parseCacheStats();
+      const second = await collect();
+      const withTranscripts = content.episodes.filter((e) => e.transcript).length;
+      // Every lookup of the first run is a hit, but for each episode's analysis: with its files read back, it is not needed.
+      expect(parseCacheStats().hits - before.hits).toBe(lookups - withTranscripts);
+      expect(parseCacheStats().misses - before.misses).toBe(0);
+      expect(entries()).toBe(written);
+      for (const docs of [first, second]) {
+        expect([...docs.keys()]).toEqual([...uncached.keys()]);
+        for (const [path, body] of uncached) expect(docs.get(path), path).toBe(body);
+      }
+    } finally {
+      configureParseCache(undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the routes step aside only when the integration says it writes them', () => {

@@ -76,24 +76,55 @@ export function cachedParse<T>(parse: (text: string) => T, text: string): T {
  * (what it computes from), kept as JSON when a folder is configured.
  */
 export function cachedByContent<T>(identity: string, input: string, compute: () => T): T {
+  return cached(identity, input, compute, 'json', JSON_CODEC as Codec<T>);
+}
+
+/** How a value is kept on disk: bytes out, the same value back. */
+export interface Codec<T> {
+  encode(value: T): Uint8Array;
+  decode(bytes: Uint8Array): T;
+}
+
+/**
+ * cachedByContent for a value kept in its own binary form: large numeric data (a show's word analyses, ~24 million
+ * integers at 1,000 episodes) that JSON.parse would read back ten times slower than the computation it saves.
+ */
+export function cachedBytesByContent<T>(identity: string, input: string, compute: () => T, codec: Codec<T>): T {
+  return cached(identity, input, compute, 'bin', codec);
+}
+
+const JSON_CODEC: Codec<unknown> = {
+  encode: (value) => Buffer.from(JSON.stringify(value)),
+  decode: (bytes) => JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
+};
+
+function cached<T>(identity: string, input: string, compute: () => T, extension: string, codec: Codec<T>): T {
   const { dir } = state();
   if (!dir) return compute();
   const key = createHash('sha1').update(identity).update('\0').update(input).digest('hex');
-  const path = join(dir, `${key}.json`);
+  const path = join(dir, `${key}.${extension}`);
   state().used.add(key);
+  let bytes: Buffer | undefined;
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as T;
-    state().hits++;
-    return value;
+    bytes = readFileSync(path);
   } catch {
     // Not cached yet (or unreadable): compute.
+  }
+  if (bytes) {
+    try {
+      const value = codec.decode(bytes);
+      state().hits++;
+      return value;
+    } catch {
+      // A damaged entry is computed again and replaced.
+    }
   }
   const value = compute();
   state().misses++;
   try {
     mkdirSync(dir, { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(value));
+    writeFileSync(tmp, codec.encode(value));
     renameSync(tmp, path);
   } catch {
     // A cache that cannot be written only costs time.
@@ -111,5 +142,6 @@ export function pruneParseCache(): void {
   } catch {
     return;
   }
-  for (const name of names) if (!used.has(name.replace(/\.json$/, ''))) rmSync(join(dir, name), { force: true });
+  // An entry is <key>.json or <key>.bin; a .tmp left by a build that stopped goes too.
+  for (const name of names) if (name.endsWith('.tmp') || !used.has(name.split('.')[0]!)) rmSync(join(dir, name), { force: true });
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import lunr from 'lunr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configureParseCache, parseCacheStats } from '../../content/parse-cache.ts';
-import { analysePassages } from './analysis.ts';
+import { analysePassages, GROUP_CODEC } from './analysis.ts';
 
 const passage = (episode: number, ...texts: string[]) => ({ episode, start: 0, end: 1, cues: texts.map((t, i) => [i, t] as [number, string]) });
 
@@ -40,5 +40,43 @@ describe('analysePassages', () => {
     expect(parseCacheStats().hits - mid.hits).toBe(2);
     const words = (a: typeof first) => a.passages.map((ids) => [...ids].map((i) => a.terms[i]));
     expect(words(second)).toEqual([...words(first).slice(0, 2), ['delta', 'epsilon', 'iota'], words(first)[3]]);
+  });
+
+  it('reads back from the cache the same analysis it computed, stop words in place', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'analysis-cache-'));
+    configureParseCache(dir);
+    const show = [passage(4, 'The bees were dancing for the sites', ''), passage(4, 'and then'), passage(5, 'a well-known hive of bees')];
+    const computed = await analysePassages(show, 'en');
+    // The memo keeps only the latest set: after another one, the show is read from the folder.
+    await analysePassages([passage(6, 'something else')], 'en');
+    const before = parseCacheStats();
+    const read = await analysePassages(show, 'en');
+    expect(parseCacheStats().hits - before.hits).toBe(2);
+    expect(parseCacheStats().misses - before.misses).toBe(0);
+    expect(read.terms).toEqual(computed.terms);
+    expect(read.words.map((w) => [...w])).toEqual(computed.words.map((w) => [...w]));
+    expect(computed.words[1]!.every((id) => id === -1)).toBe(true);
+    expect(computed.passages.map((p) => [...p])).toEqual(computed.words.map((w) => [...w].filter((id) => id >= 0)));
+  });
+});
+
+describe('GROUP_CODEC', () => {
+  const group = { terms: ['bee', 'hive', 'dänc'], words: [Int32Array.of(0, -1, 1), new Int32Array(0), Int32Array.of(-1, 2, 2, 0)] };
+  const plain = (g: { terms: string[]; words: ArrayLike<number>[] }) => ({ terms: g.terms, words: g.words.map((w) => Array.from(w)) });
+
+  it('gives back the terms and every passage, empty ones and stop words included', () => {
+    expect(plain(GROUP_CODEC.decode(GROUP_CODEC.encode(group)))).toEqual(plain(group));
+  });
+
+  it('reads bytes that start at any offset of their buffer', () => {
+    const bytes = GROUP_CODEC.encode(group);
+    const shifted = new Uint8Array(bytes.byteLength + 3);
+    shifted.set(bytes, 3);
+    expect(plain(GROUP_CODEC.decode(shifted.subarray(3)))).toEqual(plain(group));
+  });
+
+  it('refuses a truncated entry (the cache then computes again)', () => {
+    const bytes = GROUP_CODEC.encode(group);
+    expect(() => GROUP_CODEC.decode(bytes.subarray(0, bytes.byteLength - 4))).toThrow(/damaged/);
   });
 });

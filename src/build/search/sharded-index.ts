@@ -170,15 +170,25 @@ export async function buildShardedIndex(
     list.push(p);
   }
   const analysed = await analysePassages(passages, language);
-  const remap = analysed.terms.map(intern);
+  const remap = Int32Array.from(analysed.terms, intern);
   const analysedOf = new Map(passages.map((p, i) => [p, analysed.passages[i]!]));
+  // A passage's distinct terms, counted in a vocabulary-wide array rather than a Set or Map per passage: ~100,000
+  // passages at N = 1,000, where those cost seconds of the rebuild's critical path.
+  const counter = new TermCounter(terms.length);
   const passageTerms = new Map<number, Int32Array[]>();
   for (const [id, list] of byEpisode) {
     passageTerms.set(
       id,
       list.map((p) => {
-        const ids = analysedOf.get(p)!.map((i) => remap[i]!);
-        bump(ids);
+        const local = analysedOf.get(p)!;
+        const ids = new Int32Array(local.length);
+        for (let i = 0; i < ids.length; i++) ids[i] = remap[local[i]!]!;
+        const distinct = counter.count(ids);
+        for (let k = 0; k < distinct; k++) {
+          const term = counter.terms[k]!;
+          df[term] = (df[term] ?? 0) + 1;
+        }
+        counter.clear(distinct);
         addLength('text', ids.length);
         return ids;
       }),
@@ -228,27 +238,34 @@ export async function buildShardedIndex(
     return [terms[id]!, posting];
   });
 
-  // Pass 2: the transcript postings, episode by episode: each term's best passages in the episode.
-  // postings[term] = flat [episode, n, (passage, score) × n, ...]
-  const postings: number[][] = [];
+  // Pass 2: the transcript postings, episode by episode: each term's best passages in the episode, as records
+  // [term, episode, n, (passage, score) × n] one after the other in a typed array (millions of small arrays
+  // before: ~4 s of the rebuild's critical path and much of its garbage at N = 1,000).
+  const records = new RecordList();
+  const best = new BestPassages(terms.length, perTerm);
   for (const [episode, list] of passageTerms) {
-    const best = new Map<number, number[]>();
     list.forEach((ids, passage) => {
-      const tf = new Map<number, number>();
-      for (const id of ids) tf.set(id, (tf.get(id) ?? 0) + 1);
-      for (const [id, n] of tf) {
-        const score = bm25(id, n, ids.length, 'text');
-        let top = best.get(id);
-        if (!top) best.set(id, (top = []));
-        insertTop(top, passage, score, perTerm);
+      const distinct = counter.count(ids);
+      for (let k = 0; k < distinct; k++) {
+        const id = counter.terms[k]!;
+        best.offer(id, passage, bm25(id, counter.counts[id]!, ids.length, 'text'));
       }
+      counter.clear(distinct);
     });
-    for (const [id, top] of best) (postings[id] ??= []).push(episode, top.length / 2, ...top);
+    best.drain(episode, records);
   }
+  // Each term's records, in episode order: offsets into `records`, grouped by term.
+  const recordCount = new Int32Array(terms.length);
+  for (let at = 0; at < records.length; at += 3 + 2 * records.data[at + 2]!) recordCount[records.data[at]!]!++;
+  const termStart = new Int32Array(terms.length + 1);
+  for (let id = 0; id < terms.length; id++) termStart[id + 1] = termStart[id]! + recordCount[id]!;
+  const byTerm = new Int32Array(termStart[terms.length]!);
+  const filled = termStart.slice(0, terms.length);
+  for (let at = 0; at < records.length; at += 3 + 2 * records.data[at + 2]!) byTerm[filled[records.data[at]!]!++] = at;
 
   // Pass 3: cut the sorted vocabulary into shards of about shardBytes of JSON.
   const textTerms: number[] = [];
-  for (let id = 0; id < postings.length; id++) if (postings[id]) textTerms.push(id);
+  for (let id = 0; id < terms.length; id++) if (recordCount[id]) textTerms.push(id);
   textTerms.sort((a, b) => compare(terms[a]!, terms[b]!));
   const shards: SerializedIndex[] = [];
   const first: string[] = [];
@@ -266,15 +283,13 @@ export async function buildShardedIndex(
     });
     current = undefined;
   };
+  const data = records.data;
   for (const id of textTerms) {
-    const list = postings[id]!;
+    const from = termStart[id]!;
+    const to = termStart[id + 1]!;
     // Estimated JSON size of the term's entry and its vector entries.
     let bytes = terms[id]!.length + 32;
-    for (let i = 0; i < list.length; ) {
-      const n = list[i + 1]!;
-      bytes += 14 + n * 10;
-      i += 2 + 2 * n;
-    }
+    for (let r = from; r < to; r++) bytes += 14 + data[byTerm[r]! + 2]! * 10;
     if (current && current.bytes + bytes > shardBytes) close();
     if (!current) {
       current = { inverted: [], episodes: new Set(), bytes: 0 };
@@ -282,12 +297,14 @@ export async function buildShardedIndex(
     }
     const index = current.inverted.length;
     const refs: Record<string, { p: number[] }> = {};
-    for (let i = 0; i < list.length; ) {
-      const episode = list[i]!;
-      const n = list[i + 1]!;
-      refs[episode] = { p: list.slice(i + 2, i + 2 + 2 * n) };
+    for (let r = from; r < to; r++) {
+      const at = byTerm[r]!;
+      // An integer key (`| 0`): a double from the Float64Array would be a slow property name.
+      const episode = data[at + 1]! | 0;
+      const p: number[] = [];
+      for (let k = at + 3, end = at + 3 + 2 * data[at + 2]!; k < end; k++) p.push(data[k]!);
+      refs[episode] = { p };
       if (!current.episodes.has(episode)) current.episodes.add(episode), (current.bytes += 16);
-      i += 2 + 2 * n;
     }
     current.inverted.push([terms[id]!, { _index: index, text: refs }]);
     current.bytes += bytes;
@@ -378,13 +395,124 @@ export function episodePassageFiles(
   };
 }
 
-/** Keeps the best `max` (passage, score) pairs in a flat array, best first (ties: earlier passage first). */
-function insertTop(top: number[], passage: number, score: number, max: number): void {
-  let at = top.length / 2;
-  while (at > 0 && top[2 * (at - 1) + 1]! < score) at--;
-  if (at >= max) return;
-  top.splice(2 * at, 0, passage, score);
-  if (top.length > 2 * max) top.length = 2 * max;
+/** Occurrences of each term in one list of term ids at a time, in arrays the size of the vocabulary. */
+class TermCounter {
+  readonly counts: Int32Array;
+  /** The distinct terms of the last list counted, in order of first occurrence. */
+  terms: Int32Array;
+
+  constructor(vocabulary: number) {
+    this.counts = new Int32Array(vocabulary);
+    this.terms = new Int32Array(64);
+  }
+
+  /** Counts `ids` into `counts`; returns how many distinct terms (the first that many of `terms`). */
+  count(ids: Int32Array): number {
+    if (this.terms.length < ids.length) this.terms = new Int32Array(ids.length);
+    let distinct = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (this.counts[id]++ === 0) this.terms[distinct++] = id;
+    }
+    return distinct;
+  }
+
+  /** Zeroes what the last count touched, for the next list. */
+  clear(distinct: number): void {
+    for (let k = 0; k < distinct; k++) this.counts[this.terms[k]!] = 0;
+  }
+}
+
+/** A growing Float64Array of numbers appended one at a time. */
+class RecordList {
+  data = new Float64Array(1 << 16);
+  length = 0;
+
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = x;
+  }
+}
+
+/**
+ * Each term's best `max` (passage, score) pairs in one episode, best first (ties: the earlier passage first, as
+ * passages are offered in order), in slots reused from episode to episode.
+ */
+class BestPassages {
+  readonly #max: number;
+  /** Term → its slot this episode, or -1. */
+  readonly #slotOf: Int32Array;
+  /** Slot → term, in order of first offer. */
+  #terms: Int32Array;
+  #counts: Int32Array;
+  /** Slot s holds pairs at [2 * max * s, 2 * max * (s + 1)). */
+  #pairs: Float64Array;
+  #used = 0;
+
+  constructor(vocabulary: number, max: number) {
+    this.#max = max;
+    this.#slotOf = new Int32Array(vocabulary).fill(-1);
+    this.#terms = new Int32Array(1024);
+    this.#counts = new Int32Array(1024);
+    this.#pairs = new Float64Array(1024 * 2 * max);
+  }
+
+  offer(term: number, passage: number, score: number): void {
+    let slot = this.#slotOf[term]!;
+    if (slot < 0) {
+      if (this.#used === this.#terms.length) this.#grow();
+      slot = this.#used++;
+      this.#slotOf[term] = slot;
+      this.#terms[slot] = term;
+      this.#counts[slot] = 0;
+    }
+    const base = 2 * this.#max * slot;
+    const pairs = this.#pairs;
+    const n = this.#counts[slot]!;
+    let at = n;
+    while (at > 0 && pairs[base + 2 * (at - 1) + 1]! < score) at--;
+    if (at >= this.#max) return;
+    const kept = Math.min(n, this.#max - 1);
+    for (let k = kept; k > at; k--) {
+      pairs[base + 2 * k] = pairs[base + 2 * (k - 1)]!;
+      pairs[base + 2 * k + 1] = pairs[base + 2 * (k - 1) + 1]!;
+    }
+    pairs[base + 2 * at] = passage;
+    pairs[base + 2 * at + 1] = score;
+    this.#counts[slot] = kept + 1;
+  }
+
+  /** Appends the episode's records [term, episode, n, pairs…] and empties the slots for the next episode. */
+  drain(episode: number, out: RecordList): void {
+    for (let slot = 0; slot < this.#used; slot++) {
+      const term = this.#terms[slot]!;
+      const n = this.#counts[slot]!;
+      out.push(term);
+      out.push(episode);
+      out.push(n);
+      const base = 2 * this.#max * slot;
+      for (let k = 0; k < 2 * n; k++) out.push(this.#pairs[base + k]!);
+      this.#slotOf[term] = -1;
+    }
+    this.#used = 0;
+  }
+
+  #grow(): void {
+    const size = this.#terms.length * 2;
+    const terms = new Int32Array(size);
+    terms.set(this.#terms);
+    this.#terms = terms;
+    const counts = new Int32Array(size);
+    counts.set(this.#counts);
+    this.#counts = counts;
+    const pairs = new Float64Array(size * 2 * this.#max);
+    pairs.set(this.#pairs);
+    this.#pairs = pairs;
+  }
 }
 
 /** Code-unit order, the order lunr.TokenSet.Builder needs (what Array.prototype.sort does by default). */
