@@ -163,4 +163,33 @@ describe('buildShardedIndex', () => {
     expect(p[0]).toBe(1);
     expect(p[1]!).toBeGreaterThan(p[3]!);
   });
+
+  it('keeps the best passagesPerTerm of an episode, best first, ties in passage order, each episode on its own', async () => {
+    const passage = (episode: number, at: number, text: string) => ({ episode, start: at, end: at + 30, cues: [[at, text]] as Array<[number, string]> });
+    const own = [
+      passage(1, 0, 'flour water'),
+      passage(1, 30, 'flour water'),
+      passage(1, 60, 'flour flour'),
+      passage(1, 90, 'flour water'),
+      passage(1, 120, 'water water'),
+      passage(2, 0, 'water flour'),
+    ];
+    const built = await buildShardedIndex(episodes, own, 'en', undefined, { passagesPerTerm: 3 });
+    const postingOf = (term: string) => {
+      const shard = built.shards.find((s) => s.invertedIndex.some(([t]) => t === term))!;
+      return (shard.invertedIndex.find(([t]) => t === term)![1] as { text: Record<string, { p: number[] }> }).text;
+    };
+    const flour = postingOf('flour');
+    const passagesOf = (p: number[]) => p.filter((_, i) => i % 2 === 0);
+    const scoresOf = (p: number[]) => p.filter((_, i) => i % 2 === 1);
+    // Passage 2 says it twice; 0, 1 and 3 tie, so the first two of them stay.
+    expect(passagesOf(flour['1']!.p)).toEqual([2, 0, 1]);
+    expect(scoresOf(flour['1']!.p)[0]).toBeGreaterThan(scoresOf(flour['1']!.p)[1]!);
+    expect(scoresOf(flour['1']!.p)[1]).toBe(scoresOf(flour['1']!.p)[2]);
+    expect(passagesOf(flour['2']!.p)).toEqual([0]);
+    expect(Object.keys(flour)).toEqual(['1', '2']);
+    const water = postingOf('water');
+    expect(passagesOf(water['1']!.p)).toEqual([4, 0, 1]);
+    expect(passagesOf(water['2']!.p)).toEqual([0]);
+  });
 });
