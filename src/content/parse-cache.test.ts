@@ -27,9 +27,14 @@ describe('parse cache', () => {
     expect(after.misses - before.misses).toBe(2);
     expect(after.hits - before.hits).toBe(1);
     expect(readdirSync(dir)).toHaveLength(2);
+    const [used] = readdirSync(dir);
     writeFileSync(join(dir, 'stale.json'), '{}');
+    writeFileSync(join(dir, 'stale.bin'), '');
+    // A build that stopped half-way leaves its entry under another name.
+    writeFileSync(join(dir, `${used}.123.tmp`), '');
     pruneParseCache();
     expect(readdirSync(dir)).toHaveLength(2);
+    expect(readdirSync(dir)).toContain(used);
   });
 
   it('parses every time when no folder is configured', () => {

@@ -87,7 +87,7 @@ export interface Codec<T> {
 
 /**
  * cachedByContent for a value kept in its own binary form: large numeric data (a show's word analyses, ~24 million
- * integers at 1,000 episodes) that JSON.parse would read back ten times slower than the computation it saves.
+ * integers at 1,000 episodes), which JSON.parse read back in ~8 s of a rebuild's critical path.
  */
 export function cachedBytesByContent<T>(identity: string, input: string, compute: () => T, codec: Codec<T>): T {
   return cached(identity, input, compute, 'bin', codec);
