@@ -155,6 +155,14 @@
  *     0.648 / 0.648 / 0.633; a prior for passages where a guest's answer starts (245 of the sample's 271 passages)
  *     x 1.3: 0.680 (one question), x 1.6-6: 0.664, held out and fresh unchanged at every weight; for passages with
  *     a host question x 1.1-1.4: 0.633-0.602.
+ *
+ * Twelfth session, tried and not kept (moment MRR on tune, baseline 0.664; overall 0.691): pseudo-relevance feedback
+ * inside each re-ranked episode: the words (all of a passage's index terms, not only the question's) found in at least
+ * 2 of the episode's k best passages for the question and not in the question, weighted by that count times their
+ * rarity among the episode's candidates, the best m of them as a moment factor 1 + w x (their weighted share present
+ * in the passage): k 3, m 8, w 0.3 / 1 / 2: 0.648 / 0.641 / 0.641 (overall 0.683 / 0.663 / 0.654); k 2-5, m 4-16, at
+ * least 2 or 3 seeds, w 0.2 / 0.5: 0.648 everywhere. The seeds' shared words are the episode's topic and its speakers'
+ * names (tide, shore, maya, fiona), which the right passage and its rivals hold alike.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
