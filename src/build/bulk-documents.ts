@@ -56,13 +56,21 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[st
  * The per-episode half: each episode's transcripts, chapters, passage chunks and their analyses for /ask (the
  * analysis shared with the index through the content cache when the other half runs on another thread, see
  * shareAnalysis). `placed(episode)`: true when the caller has the episode's transcript files already (a cache).
+ * `claim()`: the index (into content.episodes) of the next episode to do, shared with other threads doing the same
+ * (each index is claimed once; one past the last or more: done); every episode in order without it.
  */
-export async function* episodeDocuments(content: LoadedContent, options: { placed?: (episode: LoadedEpisode) => boolean } = {}): AsyncGenerator<[string, string]> {
+export async function* episodeDocuments(
+  content: LoadedContent,
+  options: { placed?: (episode: LoadedEpisode) => boolean; claim?: () => number } = {},
+): AsyncGenerator<[string, string]> {
   const language = languageKey(content.show.language);
   const analyzer = new Analyzer(await loadLanguage(language), { unboundedCaches: true });
   const analyse = await episodeAnalyser(language);
   const identity = parseCacheDir() === undefined ? undefined : passageFilesIdentity(language);
-  for (const e of content.episodes) {
+  let next = 0;
+  const claim = options.claim ?? (() => next++);
+  for (let i = claim(); i < content.episodes.length; i = claim()) {
+    const e = content.episodes[i]!;
     if (e.transcript && !options.placed?.(e)) {
       for (const f of transcriptFiles(e)) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
     }

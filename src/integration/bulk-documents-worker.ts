@@ -6,24 +6,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { configureParseCache, parseCacheUsage } from '../content/parse-cache.ts';
 import { shareAnalysis } from '../build/search/analysis.ts';
-import { produce, type Part, type WorkerReport } from './bulk-documents.ts';
+import { produce, type Part, type WorkerReport, type WorkerSetup } from './bulk-documents.ts';
 
-const { part, staging, precompressCache, transcriptCache, parseCache, claims, episodes } = workerData as {
-  part: Part;
-  staging: string;
-  precompressCache: string;
-  transcriptCache: string;
-  parseCache?: string;
-  claims: Int32Array;
-  episodes: number[];
-};
+const { part, parseCache, claims, episodes, ...setup } = workerData as WorkerSetup & { part: Part; parseCache?: string };
 configureParseCache(parseCache);
 // The episodes' analysis is shared through the cache folder: without one each part would do it (see shareAnalysis).
 if (parseCache) shareAnalysis(claims, episodes);
 let report: WorkerReport;
 try {
-  const produced = await produce(part, staging, precompressCache, transcriptCache);
-  report = { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage() };
+  const produced = await produce(part, setup);
+  report = { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage(), transcripts: produced.transcripts };
 } catch (e) {
   report = { error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) };
 }

@@ -30,6 +30,8 @@ export interface Produced {
   bytes: number;
   /** URL path → precompress result (its `file` in the staging folder). */
   done: Map<string, JobResult>;
+  /** The transcript cache's entries this part used (TranscriptCache.prune keeps those of every part). */
+  transcripts: string[];
 }
 
 /**
@@ -41,7 +43,9 @@ export type Part = 'episodes' | 'search';
 const PARTS: Part[] = ['episodes', 'search'];
 
 /** What a worker thread sends back: what it produced and the per-episode cache entries it used. */
-export type WorkerReport = { files: number; bytes: number; done: Array<[string, JobResult]>; cache: ParseCacheUsage } | { error: string };
+export type WorkerReport =
+  | { files: number; bytes: number; done: Array<[string, JobResult]>; cache: ParseCacheUsage; transcripts: string[] }
+  | { error: string };
 
 export function bulkDocumentsIntegration(): AstroIntegration {
   let cacheRoot = '';
@@ -90,24 +94,43 @@ async function inWorkers(staging: string, precompressCache: string): Promise<Pro
   await rm(staging, { recursive: true, force: true });
   const episodes = getContent().episodes.map((e) => e.id);
   const claims = new Int32Array(new SharedArrayBuffer(4 * episodes.length));
-  const results = await Promise.allSettled(PARTS.map((part) => inWorker(part, staging, precompressCache, claims, episodes)));
+  // The next episode whose documents are to be made: the search part joins in once its own documents are written.
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  const transcriptCache = join(dirname(precompressCache), 'transcripts');
+  const results = await Promise.allSettled(PARTS.map((part) => inWorker(part, { staging, precompressCache, transcriptCache, claims, episodes, next })));
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const done = new Map<string, JobResult>();
   let files = 0;
   let bytes = 0;
+  const transcripts: string[] = [];
   for (const r of results as Array<PromiseFulfilledResult<Produced>>) {
     files += r.value.files;
     bytes += r.value.bytes;
     for (const [path, job] of r.value.done) done.set(path, job);
+    transcripts.push(...r.value.transcripts);
   }
-  return { files, bytes, done };
+  TranscriptCache.prune(transcriptCache, new Set(transcripts));
+  return { files, bytes, done, transcripts };
 }
 
-function inWorker(part: Part, staging: string, precompressCache: string, claims: Int32Array, episodes: number[]): Promise<Produced> {
+/** What each worker thread is given (bulk-documents-worker.ts). */
+export interface WorkerSetup {
+  staging: string;
+  precompressCache: string;
+  transcriptCache: string;
+  /** One flag per episode of `episodes`: who analyses it (shareAnalysis). */
+  claims: Int32Array;
+  episodes: number[];
+  /** One counter: the next episode (index into the content's episodes) whose documents are to be made. */
+  next: Int32Array;
+}
+
+function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
+  const { claims } = setup;
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./bulk-documents-worker.ts', import.meta.url), {
-      workerData: { part, staging, precompressCache, transcriptCache: join(dirname(precompressCache), 'transcripts'), parseCache: parseCacheDir(), claims, episodes },
+      workerData: { part, parseCache: parseCacheDir(), ...setup },
     });
     let settled = false;
     const fail = (e: Error) => {
@@ -120,7 +143,7 @@ function inWorker(part: Part, staging: string, precompressCache: string, claims:
       if ('error' in report) return fail(new Error(`bulk documents (${part}): ${report.error}`));
       settled = true;
       addParseCacheUsage(report.cache);
-      resolve({ files: report.files, bytes: report.bytes, done: new Map(report.done) });
+      resolve({ files: report.files, bytes: report.bytes, done: new Map(report.done), transcripts: report.transcripts });
     });
     worker.once('error', fail);
     worker.once('exit', (code) => {
@@ -132,16 +155,18 @@ function inWorker(part: Part, staging: string, precompressCache: string, claims:
 /**
  * Writes one part's bulk documents into `staging` and compresses each as it comes, on this thread: the two parts'
  * threads and Astro's main thread already have the cores' worth of work. Written synchronously: awaiting ~20,000
- * asynchronous writes one by one left this thread idle ~15 s of a 1,000-episode build.
+ * asynchronous writes one by one left this thread idle ~15 s of a 1,000-episode build. The search part, once its
+ * own documents are written, takes episodes' documents too (`next`): at 1,000 episodes it was done ~20 s before
+ * the episodes part, which then ran alone on the build's tail.
  */
-export async function produce(part: Part, staging: string, precompressCache: string, transcriptCache?: string): Promise<Produced> {
+export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | 'precompressCache' | 'next'> & { transcriptCache?: string }): Promise<Produced> {
+  const { staging, precompressCache, next, transcriptCache } = setup;
   const content = getContent();
   const done = new Map<string, JobResult>();
-  const cache = part === 'episodes' && transcriptCache ? new TranscriptCache(transcriptCache, precompressCache) : undefined;
-  const documents =
-    part === 'episodes'
-      ? episodeDocuments(content, { placed: cache && ((e) => cache.place(e, staging, levelsFor, done)) })
-      : searchDocuments(content);
+  const cache = transcriptCache ? new TranscriptCache(transcriptCache, precompressCache) : undefined;
+  const perEpisode = () =>
+    episodeDocuments(content, { placed: cache && ((e) => cache.place(e, staging, levelsFor, done)), claim: () => Atomics.add(next, 0, 1) });
+  const documents = part === 'episodes' ? perEpisode() : chain(searchDocuments(content), perEpisode);
   const dirs = new Set<string>();
   let files = 0;
   let bytes = 0;
@@ -159,12 +184,16 @@ export async function produce(part: Part, staging: string, precompressCache: str
     done.set(path, result);
     cache?.keep(path, levels, result);
   }
-  cache?.prune();
   for (const r of done.values()) {
     files++;
     bytes += r.size;
   }
-  return { files, bytes, done };
+  return { files, bytes, done, transcripts: cache?.used() ?? [] };
+}
+
+async function* chain<T>(first: AsyncIterable<T>, then: () => AsyncIterable<T>): AsyncGenerator<T> {
+  yield* first;
+  yield* then();
 }
 
 /** Moves each document and its variants from the staging folder into the output (a rename; a copy across disks). */

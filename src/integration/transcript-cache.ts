@@ -6,7 +6,8 @@
  * the three formats, see IDENTITY_SOURCES), the transcript's format and its bytes. Entries no build used this time
  * are removed (prune), so the folder stays one show's size.
  *
- * Only the bulk-documents worker thread writing the transcripts uses it (src/integration/bulk-documents.ts).
+ * The bulk-documents worker threads writing the transcripts use it, one instance each (src/integration/bulk-documents.ts);
+ * the main thread prunes once both are done.
  */
 import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,14 +113,19 @@ export class TranscriptCache {
     }
   }
 
-  /** Removes the entries this build did not use. */
-  prune(): void {
+  /** The keys of the entries this instance placed or kept. */
+  used(): string[] {
+    return [...this.#used];
+  }
+
+  /** Removes from `dir` the entries no part of this build used (the union of every instance's used()). */
+  static prune(dir: string, used: ReadonlySet<string>): void {
     let names: string[];
     try {
-      names = readdirSync(this.#dir);
+      names = readdirSync(dir);
     } catch {
       return;
     }
-    for (const name of names) if (!this.#used.has(name.split('.')[0]!)) rmSync(join(this.#dir, name), { force: true });
+    for (const name of names) if (!used.has(name.split('.')[0]!)) rmSync(join(dir, name), { force: true });
   }
 }
