@@ -15,7 +15,7 @@ import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH } fr
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
 import { codeIdentity } from './code-identity.ts';
-import { cachedBytesByContent, parseCacheDir, type Codec } from '../content/parse-cache.ts';
+import { cachedBytesByContent, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
@@ -107,23 +107,20 @@ function passageFilesIdentity(language: string): string | undefined {
   return code && `passage-files\0${code}\0${language}`;
 }
 
-/** The texts as UTF-8 one after the other, after a JSON head of their byte lengths: no escaping either way. */
+/** The texts as UTF-8 one after the other (parse-cache.ts `framed`, a head of their byte lengths): no escaping either way. */
 const PASSAGE_FILES_CODEC: Codec<PassageFileTexts> = {
   encode({ chunks, terms }) {
     const bodies = [...chunks, ...terms].map((t) => Buffer.from(t));
-    const head = Buffer.from(JSON.stringify({ chunks: bodies.slice(0, chunks.length).map((b) => b.byteLength), terms: bodies.slice(chunks.length).map((b) => b.byteLength) }));
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(head.byteLength);
-    return Buffer.concat([length, head, ...bodies]);
+    const lengths = bodies.map((b) => b.byteLength);
+    return framed({ chunks: lengths.slice(0, chunks.length), terms: lengths.slice(chunks.length) }, bodies);
   },
   decode(stored) {
-    const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
-    const headLength = bytes.readUInt32LE(0);
-    const head = JSON.parse(bytes.toString('utf8', 4, 4 + headLength)) as { chunks: number[]; terms: number[] };
-    let at = 4 + headLength;
-    const read = (lengths: number[]) => lengths.map((n) => bytes.toString('utf8', at, (at += n)));
+    const { head, body } = unframed<{ chunks: number[]; terms: number[] }>(stored);
+    const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    let at = 0;
+    const read = (lengths: number[]) => lengths.map((n) => text.toString('utf8', at, (at += n)));
     const files = { chunks: read(head.chunks), terms: read(head.terms) };
-    if (at !== bytes.byteLength) throw new Error('damaged passage files entry');
+    if (at !== text.byteLength) throw new Error('damaged passage files entry');
     return files;
   },
 };

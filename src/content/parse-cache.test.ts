@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync, utimesSync, cpSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedParse, configureParseCache, parseCacheStats, pruneParseCache } from './parse-cache.ts';
+import { cachedParse, configureParseCache, framed, parseCacheStats, pruneParseCache, unframed } from './parse-cache.ts';
 import { parseSrt } from './srt.ts';
 import { loadSharedContent } from './site.ts';
 
@@ -41,6 +41,21 @@ describe('parse cache', () => {
     const before = parseCacheStats();
     expect(cachedParse(parseSrt, SRT)).toEqual(parseSrt(SRT));
     expect(parseCacheStats()).toEqual(before);
+  });
+});
+
+describe('framed', () => {
+  it('gives back the head and the body, the body aligned as asked even when the bytes sit at an odd offset', () => {
+    const bytes = framed({ n: 'é' }, [Uint8Array.of(1, 2), Uint8Array.of(3)], 4);
+    expect(bytes.byteLength % 4).toBe(3);
+    const shifted = new Uint8Array(bytes.byteLength + 1);
+    shifted.set(bytes, 1);
+    for (const stored of [bytes, shifted.subarray(1)]) {
+      const { head, body } = unframed<{ n: string }>(stored, 4);
+      expect(head).toEqual({ n: 'é' });
+      expect([...body]).toEqual([1, 2, 3]);
+      expect(body.byteOffset % 4).toBe(0);
+    }
   });
 });
 

@@ -93,6 +93,32 @@ export function cachedBytesByContent<T>(identity: string, input: string, compute
   return cached(identity, input, compute, 'bin', codec);
 }
 
+/**
+ * The layout the binary codecs share: the byte length of a JSON head (32 bits, little-endian), the head, then the
+ * body's parts one after the other from the next multiple of `align` (zero padding), so a typed array can view it.
+ */
+export function framed(head: unknown, body: readonly Uint8Array[], align = 1): Uint8Array {
+  const json = Buffer.from(JSON.stringify(head));
+  const at = Math.ceil((4 + json.byteLength) / align) * align;
+  const bytes = new Uint8Array(at + body.reduce((n, part) => n + part.byteLength, 0));
+  new DataView(bytes.buffer).setUint32(0, json.byteLength, true);
+  bytes.set(json, 4);
+  let offset = at;
+  for (const part of body) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
+}
+
+/** framed's head and body back; the body starts at a multiple of `align` of its buffer (copied when it would not). */
+export function unframed<H>(stored: Uint8Array, align = 1): { head: H; body: Uint8Array } {
+  const bytes = stored.byteOffset % align === 0 ? stored : stored.slice();
+  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
+  const head = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as H;
+  return { head, body: bytes.subarray(Math.ceil((4 + length) / align) * align) };
+}
+
 const JSON_CODEC: Codec<unknown> = {
   encode: (value) => Buffer.from(JSON.stringify(value)),
   decode: (bytes) => JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
-import { cachedBytesByContent, type Codec } from '../../content/parse-cache.ts';
+import { cachedBytesByContent, framed, unframed, type Codec } from '../../content/parse-cache.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
 
 /** Bump when the analysis changes in a way its source text below does not show (e.g. another pipeline). */
@@ -38,44 +38,31 @@ interface GroupAnalysis {
 }
 
 /**
- * A group's analysis on disk: the length of a JSON head (its terms and each passage's word count), the head, then
+ * A group's analysis on disk (parse-cache.ts `framed`): a JSON head of its terms and each passage's word count, then
  * every word's index as one run of 32-bit integers (this machine's byte order: the cache never leaves it). Read
  * back at N = 1,000 in a fraction of the ~8 s JSON.parse took over the same ~24 million numbers.
  */
 export const GROUP_CODEC: Codec<GroupAnalysis> = {
   encode({ terms, words }) {
-    const head = Buffer.from(JSON.stringify({ terms, lengths: words.map((w) => w.length) }));
-    const at = align4(4 + head.byteLength);
-    const total = words.reduce((n, w) => n + w.length, 0);
-    const bytes = new Uint8Array(at + 4 * total);
-    new DataView(bytes.buffer).setUint32(0, head.byteLength, true);
-    bytes.set(head, 4);
-    const all = new Int32Array(bytes.buffer, at, total);
+    const all = new Int32Array(words.reduce((n, w) => n + w.length, 0));
     let offset = 0;
     for (const w of words) {
       all.set(w, offset);
       offset += w.length;
     }
-    return bytes;
+    return framed({ terms, lengths: words.map((w) => w.length) }, [new Uint8Array(all.buffer)], 4);
   },
   decode(stored) {
-    // Int32Array views need an aligned start: a Buffer may sit at any offset of its ArrayBuffer.
-    const bytes = stored.byteOffset % 4 === 0 ? stored : stored.slice();
-    const headLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
-    const { terms, lengths } = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headLength))) as { terms: string[]; lengths: number[] };
-    const at = align4(4 + headLength);
+    const { head, body } = unframed<{ terms: string[]; lengths: number[] }>(stored, 4);
+    const { terms, lengths } = head;
     const total = lengths.reduce((n, l) => n + l, 0);
-    if (!Array.isArray(terms) || bytes.byteLength !== at + 4 * total) throw new Error('damaged analysis entry');
-    const all = new Int32Array(bytes.buffer, bytes.byteOffset + at, total);
+    if (!Array.isArray(terms) || body.byteLength !== 4 * total) throw new Error('damaged analysis entry');
+    const all = new Int32Array(body.buffer, body.byteOffset, total);
     let offset = 0;
     const words = lengths.map((length) => all.subarray(offset, (offset += length)));
     return { terms, words };
   },
 };
-
-function align4(n: number): number {
-  return (n + 3) & ~3;
-}
 
 /** On globalThis: the prerender bundle and the integrations each have their own copy of this module. */
 const MEMORY = Symbol.for('podcast-listener-service.search-analysis');
