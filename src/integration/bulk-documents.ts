@@ -2,7 +2,7 @@
  * Build step: the bulk documents (src/build/bulk-documents.ts: transcripts, chapters, the search index's top,
  * shards and passages, the semantic artifact; two thirds of a large show's files, most of its bytes and the
  * search analysis behind them), written from the same content the pages are built from and compressed, on two
- * worker threads (bulk-documents-worker.ts, one per Part) from astro:build:start on, while Astro bundles and
+ * worker threads (bulk-documents-worker.ts, one per Part) from astro:config:done on, while Astro syncs, bundles and
  * prerenders the pages on the main thread, which then compresses its pages: three streams of work on two cores,
  * none of them alone the critical path (one worker thread was: ~80 s of an 84 s build at 1,000 episodes, 15 s of
  * it waiting on writes awaited one by one). Each worker reads the content again (src/content/site.ts; the parsed
@@ -12,7 +12,7 @@
  * content check's cache upkeep comes after both (see astro.config.mjs). Their routes list no paths in a build
  * with this integration.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,22 +48,24 @@ export type WorkerReport =
   | { error: string };
 
 export function bulkDocumentsIntegration(): AstroIntegration {
-  let cacheRoot = '';
+  let building = false;
   let staging = '';
   let background: Promise<Produced> | undefined;
-  let started = 0;
   return {
     name: 'bulk-documents',
     hooks: {
       'astro:config:setup': ({ command }) => {
-        if (command === 'build') setBulkDocumentsWrittenByIntegration(true);
+        building = command === 'build';
+        if (building) setBulkDocumentsWrittenByIntegration(true);
       },
+      // Started as soon as the content is loaded (the content check's astro:config:setup) and the cache folder
+      // known: from here to the first page rendered, Astro works on the main thread alone (syncing content,
+      // generating types, collecting the pages, emptying the output folder), seconds in which the second core
+      // would otherwise idle.
       'astro:config:done': ({ config }) => {
-        cacheRoot = fileURLToPath(config.cacheDir);
-      },
-      'astro:build:start': () => {
+        if (!building) return;
+        const cacheRoot = fileURLToPath(config.cacheDir);
         staging = join(cacheRoot, `bulk-documents-${process.pid}`);
-        started = performance.now();
         background = inWorkers(staging, join(cacheRoot, 'precompress'));
         // Surfaced at astro:build:done; an unhandled rejection before then would end the process.
         background.catch(() => {});
@@ -76,11 +78,12 @@ export function bulkDocumentsIntegration(): AstroIntegration {
         const root = fileURLToPath(dir);
         registerPrecompressed(root, async () => {
           const produced = await pending;
-          const ready = performance.now() - started;
+          // Since the build process started (the main thread's clock starts with it).
+          const ready = performance.now();
           await moveInto(staging, root, produced.done);
           await rm(staging, { recursive: true, force: true });
           logger.info(
-            `${produced.files} documents written and compressed (${Math.round(produced.bytes / 1024 / 1024)} MB), ready ${Math.round(ready / 1000)} s after the build started`,
+            `${produced.files} documents written and compressed (${Math.round(produced.bytes / 1024 / 1024)} MB), ready ${Math.round(ready / 1000)} s after the build process started`,
           );
           return produced.done;
         });
@@ -89,15 +92,24 @@ export function bulkDocumentsIntegration(): AstroIntegration {
   };
 }
 
-/** produce() of each part on its own worker thread (bulk-documents-worker.ts), their parse-cache use added to this thread's. */
-async function inWorkers(staging: string, precompressCache: string): Promise<Produced> {
-  await rm(staging, { recursive: true, force: true });
+/**
+ * produce() of each part on its own worker thread (bulk-documents-worker.ts), their parse-cache use added to this
+ * thread's. The threads are started before this returns: Astro goes on synchronously for seconds, and threads
+ * started after an await would wait for all of it.
+ */
+function inWorkers(staging: string, precompressCache: string): Promise<Produced> {
+  rmSync(staging, { recursive: true, force: true });
   const episodes = getContent().episodes.map((e) => e.id);
   const claims = new Int32Array(new SharedArrayBuffer(4 * episodes.length));
   // The next episode whose documents are to be made: the search part joins in once its own documents are written.
   const next = new Int32Array(new SharedArrayBuffer(4));
   const transcriptCache = join(dirname(precompressCache), 'transcripts');
-  const results = await Promise.allSettled(PARTS.map((part) => inWorker(part, { staging, precompressCache, transcriptCache, claims, episodes, next })));
+  const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, transcriptCache, claims, episodes, next }));
+  return gathered(running, transcriptCache);
+}
+
+async function gathered(running: Array<Promise<Produced>>, transcriptCache: string): Promise<Produced> {
+  const results = await Promise.allSettled(running);
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const done = new Map<string, JobResult>();
