@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 export const PARSE_CACHE_VERSION = 1;
 
@@ -149,7 +150,8 @@ function cached<T>(identity: string, input: string, compute: () => T, extension:
   state().misses++;
   try {
     mkdirSync(dir, { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
+    // Per thread: two threads of a build may write the same entry (two files with the same text) at once.
+    const tmp = `${path}.${process.pid}-${threadId}.tmp`;
     writeFileSync(tmp, codec.encode(value));
     renameSync(tmp, path);
   } catch {

@@ -24,6 +24,7 @@ import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from '../cont
 import { levelsFor, registerPrecompressed } from './precompress.ts';
 import { runJob, type JobResult } from './precompress-job.ts';
 import { TranscriptCache } from './transcript-cache.ts';
+import { releaseAll } from '../content/shared-claims.ts';
 
 export interface Produced {
   files: number;
@@ -148,7 +149,7 @@ function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
     const fail = (e: Error) => {
       settled = true;
       // The other thread may be waiting for an episode this one had claimed: release every claim.
-      for (let i = 0; i < claims.length; i++) if (Atomics.compareExchange(claims, i, 1, 2) === 1) Atomics.notify(claims, i);
+      releaseAll(claims);
       reject(e);
     };
     worker.once('message', (report: WorkerReport) => {

@@ -11,6 +11,7 @@ import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
 import { cachedBytesByContent, framed, unframed, type Codec } from '../../content/parse-cache.ts';
+import { SharedClaims } from '../../content/shared-claims.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
 
 /** Bump when the analysis changes in a way its source text below does not show (e.g. another pipeline). */
@@ -161,36 +162,19 @@ function analyserFor(language: string): Promise<(texts: string[]) => GroupAnalys
 /**
  * Two threads of a build share the per-episode analysis (src/integration/bulk-documents.ts): the one writing the
  * per-episode files analyses each episode after its transcript, from the first episode on (episodeAnalysis), while
- * the one building the index analyses from the last one back; each claims an episode in a shared array of flags (0 free, 1 being
- * analysed, 2 done) and the other takes the result from the content cache (src/content/parse-cache.ts). Without a
- * configured cache folder the analysis is simply done again, so sharing never changes what is computed.
+ * the one building the index analyses from the last one back; each claims an episode (src/content/shared-claims.ts)
+ * and the other takes the result from the content cache (src/content/parse-cache.ts). Without a configured cache
+ * folder the analysis is simply done again, so sharing never changes what is computed.
  */
-interface SharedClaims {
-  flags: Int32Array;
-  slot: Map<number, number>;
-}
-let shared: SharedClaims | undefined;
+let shared: SharedClaims<number> | undefined;
 
 /** `flags`: an Int32Array over a SharedArrayBuffer, one flag per episode id of `episodes`, in that order. */
 export function shareAnalysis(flags: Int32Array, episodes: readonly number[]): void {
-  shared = { flags, slot: new Map(episodes.map((id, i) => [id, i])) };
+  shared = new SharedClaims(flags, episodes);
 }
 
 function claimed<T>(episode: number | undefined, compute: () => T): T {
-  const slot = episode === undefined ? undefined : shared?.slot.get(episode);
-  if (slot === undefined) return compute();
-  const { flags } = shared!;
-  if (Atomics.compareExchange(flags, slot, 0, 1) !== 0) {
-    // The other thread has it: wait for it to be done, then read it from the cache (computed here if it is not there).
-    while (Atomics.load(flags, slot) === 1) Atomics.wait(flags, slot, 1);
-    return compute();
-  }
-  try {
-    return compute();
-  } finally {
-    Atomics.store(flags, slot, 2);
-    Atomics.notify(flags, slot);
-  }
+  return episode === undefined || !shared ? compute() : shared.run(episode, compute);
 }
 
 /**
