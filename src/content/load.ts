@@ -16,6 +16,7 @@ import { markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrtBlocks, srtCues, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
 import { cachedParse } from './parse-cache.ts';
+import { claimedTranscript } from './transcript-prewarm.ts';
 import { checkCategories } from './itunes-categories.ts';
 import { closestWord } from './did-you-mean.ts';
 
@@ -227,8 +228,7 @@ function loadEpisode(
       errors.push(`${file}: ${transcriptField} "${transcriptName}" does not exist in ${rel(dirs.transcripts)}/`);
     } else {
       const format = transcriptName.endsWith('.vtt') ? 'vtt' : 'srt';
-      const text = readFileSync(srtPath, 'utf8');
-      const { cues: parsedCues, problems } = format === 'vtt' ? cachedParse(parseVtt, text) : cachedParse(parseSrtKeepingBlocks, text);
+      const { cues: parsedCues, problems } = claimedTranscript(srtPath, () => parseTranscript(format, readFileSync(srtPath, 'utf8')));
       for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
       if (!problems.length) {
         cues = parsedCues.map(({ start, end, text: t }) => ({ start, end, text: t }));
@@ -290,6 +290,11 @@ function loadEpisode(
     episodeType,
   };
   return episode;
+}
+
+/** A transcript's cues and problems, kept in the content cache by its text (also the prewarm helper's parse). */
+export function parseTranscript(format: 'srt' | 'vtt', text: string): ReturnType<typeof srtCues> | ReturnType<typeof parseVtt> {
+  return format === 'vtt' ? cachedParse(parseVtt, text) : cachedParse(parseSrtKeepingBlocks, text);
 }
 
 /**

@@ -10,18 +10,27 @@ import type { AstroIntegration } from 'astro';
 import { configureParseCache, parseCacheStats, pruneParseCache } from '../content/parse-cache.ts';
 import { formatProblems } from '../content/report.ts';
 import { loadSharedContent } from '../content/site.ts';
+import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
 
 export function contentCheck(): AstroIntegration {
   return {
     name: 'content-check',
     hooks: {
-      'astro:config:setup': ({ command, config, logger }) => {
+      'astro:config:setup': async ({ command, config, logger }) => {
         if (command !== 'build' && command !== 'dev') return;
         // Parsed transcripts and search analysis are kept by content hash beside Astro's own cache (src/content/parse-cache.ts), and
         // the content read here is the one the pages get (src/content/site.ts): one read per build.
         configureParseCache(join(fileURLToPath(config.cacheDir), 'episodes'));
         const dir = process.env.CONTENT_DIR || 'content';
-        const { content, errors } = loadSharedContent(dir);
+        // A large show's transcripts are parsed on two threads (src/content/transcript-prewarm.ts).
+        const prewarm = command === 'build' ? prewarmTranscripts(join(dir, 'transcripts')) : undefined;
+        let loaded: ReturnType<typeof loadSharedContent>;
+        try {
+          loaded = loadSharedContent(dir);
+        } finally {
+          await prewarm?.finish();
+        }
+        const { content, errors } = loaded;
         if (content) return;
         const report = formatProblems(dir, errors);
         if (command === 'dev') {

@@ -1,0 +1,65 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadContent, type LoadResult } from './load.ts';
+import { configureParseCache } from './parse-cache.ts';
+import { prewarmTranscripts } from './transcript-prewarm.ts';
+
+const SAMPLE = join(import.meta.dirname, '../../content');
+const TRANSCRIPTS = join(SAMPLE, 'transcripts');
+const transcripts = readdirSync(TRANSCRIPTS).filter((n) => /\.(srt|vtt)$/.test(n));
+// Each SubRip transcript is two cache entries (its blocks and its cues), a WebVTT one one.
+const entries = transcripts.reduce((n, name) => n + (name.endsWith('.srt') ? 2 : 1), 0);
+const plain = loadContent(SAMPLE);
+
+const dirs: string[] = [];
+afterEach(() => {
+  configureParseCache(undefined);
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'prewarm-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A load beside the helper, on a thread under Node's loader (transcript-prewarm.test-worker.ts). */
+function loadWithHelper(cacheDir: string, waitForHelper: boolean): Promise<LoadResult & { misses: number; hits: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./transcript-prewarm.test-worker.ts', import.meta.url), {
+      workerData: { sample: SAMPLE, transcripts: TRANSCRIPTS, cacheDir, waitForHelper },
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+describe('transcript prewarm', () => {
+  it('is not started without a cache folder, for a small show or without transcripts', () => {
+    expect(prewarmTranscripts(TRANSCRIPTS, 1)).toBeUndefined();
+    configureParseCache(folder());
+    expect(prewarmTranscripts(TRANSCRIPTS)).toBeUndefined();
+    expect(prewarmTranscripts(join(SAMPLE, 'no-such-folder'), 1)).toBeUndefined();
+  });
+
+  it('parses every transcript into the cache on its own thread, and the load reads them back: the same content', async () => {
+    expect(transcripts.length).toBeGreaterThan(1);
+    const cacheDir = folder();
+    const loaded = await loadWithHelper(cacheDir, true);
+    expect({ content: loaded.content, errors: loaded.errors }).toEqual(plain);
+    expect(readdirSync(cacheDir)).toHaveLength(entries);
+    // Every entry was made by the helper (its work counts as the load's) and every episode's cues read from it.
+    expect(loaded.misses).toBe(entries);
+    expect(loaded.hits).toBe(transcripts.length);
+  });
+
+  it('shares the work with a load running beside it: each transcript parsed once, the same content', async () => {
+    const cacheDir = folder();
+    const loaded = await loadWithHelper(cacheDir, false);
+    expect({ content: loaded.content, errors: loaded.errors }).toEqual(plain);
+    expect(loaded.misses).toBe(entries);
+    expect(readdirSync(cacheDir)).toHaveLength(entries);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The first build of a large show parses every transcript on the main thread before any other thread has work
+ * (the content check's load, astro:config:setup): at 1,000 hour-long episodes ~9 s of parsing and ~4.5 s of
+ * keeping the results in the content cache, with the second core idle. A helper thread parses from the last
+ * transcript back while the main thread loads the episodes from the first on; each transcript is claimed once
+ * (shared-claims.ts) and the main thread takes the helper's from the cache. Same cues, same problems reported:
+ * the helper runs the loader's own parse (load.ts parseTranscript) into the same cache entries.
+ *
+ * Only in a build with a cache folder (without one the helper's work could not be shared) and a show large enough
+ * for a thread (~0.3 s to start) to pay.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from './parse-cache.ts';
+import { SharedClaims } from './shared-claims.ts';
+
+/** Fewer transcripts than this: parsed on the main thread alone (the sample show's 13 take ~50 ms). */
+export const PREWARM_MIN_TRANSCRIPTS = 64;
+
+const SHARED = Symbol.for('podcast-listener-service.transcript-claims');
+type Holder = { [SHARED]?: SharedClaims<string> };
+
+/** parse() of the transcript at `path`, shared with a running helper (or at once without one). */
+export function claimedTranscript<T>(path: string, parse: () => T): T {
+  const claims = (globalThis as Holder)[SHARED];
+  return claims ? claims.run(path, parse) : parse();
+}
+
+export interface Prewarm {
+  /** Stops the helper (the load is done) and counts what it parsed as this thread's work (parseCacheStats). */
+  finish(): Promise<void>;
+  /** Settles when the helper has stopped: every file claimed, told to stop, or failed. */
+  stopped: Promise<void>;
+}
+
+/** Starts the helper over the transcript files of `transcriptsDir`; undefined when it would not pay (see above). */
+export function prewarmTranscripts(transcriptsDir: string, minTranscripts = PREWARM_MIN_TRANSCRIPTS): Prewarm | undefined {
+  const cacheDir = parseCacheDir();
+  if (!cacheDir) return undefined;
+  let names: string[];
+  try {
+    names = readdirSync(transcriptsDir).filter((n) => /\.(srt|vtt)$/.test(n)).sort();
+  } catch {
+    return undefined;
+  }
+  if (names.length < minTranscripts) return undefined;
+  const files = names.map((n) => join(transcriptsDir, n));
+  const flags = new Int32Array(new SharedArrayBuffer(4 * files.length));
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  (globalThis as Holder)[SHARED] = new SharedClaims(flags, files);
+  const worker = new Worker(new URL('./transcript-prewarm-worker.ts', import.meta.url), { workerData: { files, flags, stop, cacheDir } });
+  // A helper that fails has released its claims (SharedClaims.tryRun); the main thread parses what is left.
+  const report = new Promise<ParseCacheUsage | undefined>((resolve) => {
+    worker.once('message', resolve);
+    worker.once('error', () => resolve(undefined));
+    worker.once('exit', () => resolve(undefined));
+  });
+  return {
+    async finish() {
+      Atomics.store(stop, 0, 1);
+      delete (globalThis as Holder)[SHARED];
+      const usage = await report;
+      // Its entries count as used only where a thread of the build reads them (an unreferenced file's are pruned).
+      if (usage) addParseCacheUsage({ used: [], hits: 0, misses: usage.misses });
+    },
+    stopped: report.then(() => undefined),
+  };
+}
