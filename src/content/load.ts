@@ -15,7 +15,7 @@ import { formatDuration, parseDuration } from '../../contract/duration.ts';
 import { markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrtBlocks, srtCues, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
-import { cachedParse } from './parse-cache.ts';
+import { cachedParse, ensureParsed } from './parse-cache.ts';
 import { claimedTranscript } from './transcript-prewarm.ts';
 import { checkCategories } from './itunes-categories.ts';
 import { closestWord } from './did-you-mean.ts';
@@ -292,9 +292,14 @@ function loadEpisode(
   return episode;
 }
 
-/** A transcript's cues and problems, kept in the content cache by its text (also the prewarm helper's parse). */
-export function parseTranscript(format: 'srt' | 'vtt', text: string): ReturnType<typeof srtCues> | ReturnType<typeof parseVtt> {
+/** A transcript's cues and problems, kept in the content cache by its text. */
+function parseTranscript(format: 'srt' | 'vtt', text: string): ReturnType<typeof srtCues> | ReturnType<typeof parseVtt> {
   return format === 'vtt' ? cachedParse(parseVtt, text) : cachedParse(parseSrtKeepingBlocks, text);
+}
+
+/** parseTranscript's result kept in the content cache for another thread (the prewarm helper), nothing returned. */
+export function keepParsedTranscript(format: 'srt' | 'vtt', text: string): void {
+  ensureParsed(format === 'vtt' ? parseVtt : parseSrtKeepingBlocks, text);
 }
 
 /**

@@ -11,7 +11,7 @@
  * integrations, the content layer, the prerender bundle), and all of them should see the folder.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -69,7 +69,28 @@ export function addParseCacheUsage(usage: ParseCacheUsage): void {
 
 /** parse(text), or what it returned for the same text before. The result must survive a JSON round trip. */
 export function cachedParse<T>(parse: (text: string) => T, text: string): T {
-  return cachedByContent(`${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}`, text, () => parse(text));
+  return cachedByContent(parseIdentity(parse), text, () => parse(text));
+}
+
+/**
+ * cachedParse for a result another thread will read: parsed and kept when it is not kept yet, nothing read back when
+ * it is (a rebuild's transcripts are all kept, and reading one is ~1 ms of JSON for nothing).
+ */
+export function ensureParsed(parse: (text: string) => unknown, text: string): void {
+  const { dir } = state();
+  if (!dir || !existsSync(entryPath(dir, parseIdentity(parse), text, 'json'))) cachedParse(parse, text);
+}
+
+function parseIdentity(parse: (text: string) => unknown): string {
+  return `${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}`;
+}
+
+function entryKey(identity: string, input: string): string {
+  return createHash('sha1').update(identity).update('\0').update(input).digest('hex');
+}
+
+function entryPath(dir: string, identity: string, input: string, extension: string): string {
+  return join(dir, `${entryKey(identity, input)}.${extension}`);
 }
 
 /**
@@ -128,7 +149,7 @@ const JSON_CODEC: Codec<unknown> = {
 function cached<T>(identity: string, input: string, compute: () => T, extension: string, codec: Codec<T>): T {
   const { dir } = state();
   if (!dir) return compute();
-  const key = createHash('sha1').update(identity).update('\0').update(input).digest('hex');
+  const key = entryKey(identity, input);
   const path = join(dir, `${key}.${extension}`);
   state().used.add(key);
   let bytes: Buffer | undefined;

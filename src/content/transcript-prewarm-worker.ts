@@ -1,7 +1,7 @@
 /** The helper thread of transcript-prewarm.ts: parses transcripts from the last one back until told to stop. */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { parseTranscript } from './load.ts';
+import { keepParsedTranscript } from './load.ts';
 import { configureParseCache, parseCacheUsage } from './parse-cache.ts';
 import { SharedClaims } from './shared-claims.ts';
 
@@ -11,6 +11,6 @@ const claims = new SharedClaims(flags, files);
 // The main thread goes from the first episode on, in its own order: every file not yet claimed is this thread's.
 for (let i = files.length - 1; i >= 0 && Atomics.load(stop, 0) === 0; i--) {
   const file = files[i]!;
-  claims.tryRun(file, () => parseTranscript(file.endsWith('.vtt') ? 'vtt' : 'srt', readFileSync(file, 'utf8')));
+  claims.tryRun(file, () => keepParsedTranscript(file.endsWith('.vtt') ? 'vtt' : 'srt', readFileSync(file, 'utf8')));
 }
 parentPort!.postMessage(parseCacheUsage());

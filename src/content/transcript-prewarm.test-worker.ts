@@ -8,12 +8,20 @@ import { loadContent } from './load.ts';
 import { configureParseCache, parseCacheStats } from './parse-cache.ts';
 import { prewarmTranscripts } from './transcript-prewarm.ts';
 
-const { sample, transcripts, cacheDir, waitForHelper } = workerData as { sample: string; transcripts: string; cacheDir: string; waitForHelper: boolean };
+const { sample, transcripts, cacheDir, waitForHelper, kept } = workerData as {
+  sample: string;
+  transcripts: string;
+  cacheDir: string;
+  waitForHelper: boolean;
+  /** Every transcript kept before the helper starts, as in a rebuild. */
+  kept: boolean;
+};
 configureParseCache(cacheDir);
+if (kept) loadContent(sample);
 const prewarm = prewarmTranscripts(transcripts, 1)!;
 if (waitForHelper) await prewarm.stopped;
 const before = parseCacheStats();
 const { content, errors } = loadContent(sample);
-await prewarm.finish();
+const helper = await prewarm.finish();
 const after = parseCacheStats();
-parentPort!.postMessage({ content, errors, misses: after.misses - before.misses, hits: after.hits - before.hits });
+parentPort!.postMessage({ content, errors, misses: after.misses - before.misses, hits: after.hits - before.hits, helper });

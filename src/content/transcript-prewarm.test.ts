@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContent, type LoadResult } from './load.ts';
-import { configureParseCache } from './parse-cache.ts';
+import { configureParseCache, type ParseCacheUsage } from './parse-cache.ts';
 import { prewarmTranscripts } from './transcript-prewarm.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../content');
@@ -26,10 +26,10 @@ function folder(): string {
 }
 
 /** A load beside the helper, on a thread under Node's loader (transcript-prewarm.test-worker.ts). */
-function loadWithHelper(cacheDir: string, waitForHelper: boolean): Promise<LoadResult & { misses: number; hits: number }> {
+function loadWithHelper(cacheDir: string, waitForHelper: boolean, kept = false): Promise<LoadResult & { misses: number; hits: number; helper?: ParseCacheUsage }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./transcript-prewarm.test-worker.ts', import.meta.url), {
-      workerData: { sample: SAMPLE, transcripts: TRANSCRIPTS, cacheDir, waitForHelper },
+      workerData: { sample: SAMPLE, transcripts: TRANSCRIPTS, cacheDir, waitForHelper, kept },
     });
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -61,5 +61,15 @@ describe('transcript prewarm', () => {
     expect({ content: loaded.content, errors: loaded.errors }).toEqual(plain);
     expect(loaded.misses).toBe(entries);
     expect(readdirSync(cacheDir)).toHaveLength(entries);
+  });
+
+  it('leaves the transcripts already kept alone (a rebuild): nothing parsed, each read once by the load', async () => {
+    const cacheDir = folder();
+    const loaded = await loadWithHelper(cacheDir, true, true);
+    expect({ content: loaded.content, errors: loaded.errors }).toEqual(plain);
+    expect(loaded.misses).toBe(0);
+    expect(loaded.hits).toBe(transcripts.length);
+    // The helper went through every transcript (it waited for it) and read none of the kept entries back.
+    expect(loaded.helper).toMatchObject({ hits: 0, misses: 0 });
   });
 });

@@ -4,7 +4,8 @@
  * keeping the results in the content cache, with the second core idle. A helper thread parses from the last
  * transcript back while the main thread loads the episodes from the first on; each transcript is claimed once
  * (shared-claims.ts) and the main thread takes the helper's from the cache. Same cues, same problems reported:
- * the helper runs the loader's own parse (load.ts parseTranscript) into the same cache entries.
+ * the helper runs the loader's own parse (load.ts keepParsedTranscript) into the same cache entries, and leaves
+ * alone those already kept (a rebuild's).
  *
  * Only in a build with a cache folder (without one the helper's work could not be shared) and a show large enough
  * for a thread (~0.3 s to start) to pay.
@@ -28,8 +29,11 @@ export function claimedTranscript<T>(path: string, parse: () => T): T {
 }
 
 export interface Prewarm {
-  /** Stops the helper (the load is done) and counts what it parsed as this thread's work (parseCacheStats). */
-  finish(): Promise<void>;
+  /**
+   * Stops the helper (the load is done) and counts what it parsed as this thread's work (parseCacheStats); gives
+   * what the helper itself counted (undefined if it failed).
+   */
+  finish(): Promise<ParseCacheUsage | undefined>;
   /** Settles when the helper has stopped: every file claimed, told to stop, or failed. */
   stopped: Promise<void>;
 }
@@ -63,6 +67,7 @@ export function prewarmTranscripts(transcriptsDir: string, minTranscripts = PREW
       const usage = await report;
       // Its entries count as used only where a thread of the build reads them (an unreferenced file's are pruned).
       if (usage) addParseCacheUsage({ used: [], hits: 0, misses: usage.misses });
+      return usage;
     },
     stopped: report.then(() => undefined),
   };
