@@ -5,9 +5,9 @@
  * and takes the result from there. Without a cache folder the waiting thread computes it again, so sharing never
  * changes a result, only who pays for it.
  */
-export const FREE = 0;
-export const CLAIMED = 1;
-export const DONE = 2;
+const FREE = 0;
+const CLAIMED = 1;
+const DONE = 2;
 
 export class SharedClaims<K> {
   readonly #flags: Int32Array;

@@ -10,7 +10,7 @@ import { prewarmTranscripts } from './transcript-prewarm.ts';
 const SAMPLE = join(import.meta.dirname, '../../content');
 const TRANSCRIPTS = join(SAMPLE, 'transcripts');
 const transcripts = readdirSync(TRANSCRIPTS).filter((n) => /\.(srt|vtt)$/.test(n));
-// Each SubRip transcript is two cache entries (its blocks and its cues), a WebVTT one one.
+// Each SubRip transcript is two cache entries (its blocks and its cues), a WebVTT transcript one.
 const entries = transcripts.reduce((n, name) => n + (name.endsWith('.srt') ? 2 : 1), 0);
 const plain = loadContent(SAMPLE);
 

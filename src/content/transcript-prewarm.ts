@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from './parse-cache.ts';
 import { SharedClaims } from './shared-claims.ts';
 
-/** Fewer transcripts than this: parsed on the main thread alone (the sample show's 13 take ~50 ms). */
+/** Fewer transcripts than this: parsed on the main thread alone (the sample show's 12 take ~50 ms). */
 export const PREWARM_MIN_TRANSCRIPTS = 64;
 
 const SHARED = Symbol.for('podcast-listener-service.transcript-claims');
