@@ -11,9 +11,9 @@
  * integrations, the content layer, the prerender bundle), and all of them should see the folder.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { writeAtomic } from './write-atomic.ts';
 
 export const PARSE_CACHE_VERSION = 1;
 
@@ -171,10 +171,7 @@ function cached<T>(identity: string, input: string, compute: () => T, extension:
   state().misses++;
   try {
     mkdirSync(dir, { recursive: true });
-    // Per thread: two threads of a build may write the same entry (two files with the same text) at once.
-    const tmp = `${path}.${process.pid}-${threadId}.tmp`;
-    writeFileSync(tmp, codec.encode(value));
-    renameSync(tmp, path);
+    writeAtomic(path, codec.encode(value));
   } catch {
     // A cache that cannot be written only costs time.
   }

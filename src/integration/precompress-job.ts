@@ -4,9 +4,10 @@
  * then stored in the cache). Only node: modules here, so a worker thread loads it without the build's tooling.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { writeAtomic } from '../content/write-atomic.ts';
 
 /** Files smaller than this are served as they are (contract/http-policy.ts MIN_COMPRESS_BYTES). */
 export const MIN_BYTES = 512;
@@ -108,10 +109,8 @@ function place(cached: string, target: string): void {
   }
 }
 
-/** Written under another name and renamed, so a build that stops half-way never leaves a truncated entry. */
+/** Into the cache (writeAtomic: a build that stops half-way never leaves a truncated entry). */
 function store(path: string, bytes: Buffer): string {
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, path);
+  writeAtomic(path, bytes);
   return path;
 }

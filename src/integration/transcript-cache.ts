@@ -10,12 +10,13 @@
  * the main thread prunes once both are done.
  */
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadedEpisode } from '../content/load.ts';
 import { transcriptFiles } from '../build/transcripts.ts';
 import type { JobResult, Levels } from './precompress-job.ts';
+import { writeAtomic } from '../content/write-atomic.ts';
 
 /** Bump when the published transcripts change in a way the sources below do not show (e.g. a dependency). */
 const VERSION = 1;
@@ -104,10 +105,8 @@ export class TranscriptCache {
         rmSync(target, { force: true });
         linkSync(f, target);
       });
-      // The entry's list last, written under another name and renamed: an interrupted build leaves no half entry.
-      const tmp = join(this.#dir, `${key}.json.${process.pid}.tmp`);
-      writeFileSync(tmp, JSON.stringify(entries));
-      renameSync(tmp, join(this.#dir, `${key}.json`));
+      // The entry's list last (writeAtomic): an interrupted build leaves no half entry.
+      writeAtomic(join(this.#dir, `${key}.json`), JSON.stringify(entries));
     } catch {
       // A cache that cannot be written only costs time.
     }
