@@ -78,19 +78,23 @@ export function cachedParse<T>(parse: (text: string) => T, text: string): T {
  */
 export function ensureParsed(parse: (text: string) => unknown, text: string): void {
   const { dir } = state();
-  if (!dir || !existsSync(entryPath(dir, parseIdentity(parse), text, 'json'))) cachedParse(parse, text);
+  if (!dir || !existsSync(entryPath(dir, entryKey(parseIdentity(parse), text), JSON_ENTRY))) cachedParse(parse, text);
 }
 
 function parseIdentity(parse: (text: string) => unknown): string {
   return `${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}`;
 }
 
+/** The file name extensions of the two kinds of entry: JSON (cachedByContent) and a codec's bytes (cachedBytesByContent). */
+const JSON_ENTRY = 'json';
+const BINARY_ENTRY = 'bin';
+
 function entryKey(identity: string, input: string): string {
   return createHash('sha1').update(identity).update('\0').update(input).digest('hex');
 }
 
-function entryPath(dir: string, identity: string, input: string, extension: string): string {
-  return join(dir, `${entryKey(identity, input)}.${extension}`);
+function entryPath(dir: string, key: string, extension: string): string {
+  return join(dir, `${key}.${extension}`);
 }
 
 /**
@@ -98,7 +102,7 @@ function entryPath(dir: string, identity: string, input: string, extension: stri
  * (what it computes from), kept as JSON when a folder is configured.
  */
 export function cachedByContent<T>(identity: string, input: string, compute: () => T): T {
-  return cached(identity, input, compute, 'json', JSON_CODEC as Codec<T>);
+  return cached(identity, input, compute, JSON_ENTRY, JSON_CODEC as Codec<T>);
 }
 
 /** How a value is kept on disk: bytes out, the same value back. */
@@ -112,7 +116,7 @@ export interface Codec<T> {
  * integers at 1,000 episodes), which JSON.parse read back in ~8 s of a rebuild's critical path.
  */
 export function cachedBytesByContent<T>(identity: string, input: string, compute: () => T, codec: Codec<T>): T {
-  return cached(identity, input, compute, 'bin', codec);
+  return cached(identity, input, compute, BINARY_ENTRY, codec);
 }
 
 /**
@@ -150,7 +154,7 @@ function cached<T>(identity: string, input: string, compute: () => T, extension:
   const { dir } = state();
   if (!dir) return compute();
   const key = entryKey(identity, input);
-  const path = join(dir, `${key}.${extension}`);
+  const path = entryPath(dir, key, extension);
   state().used.add(key);
   let bytes: Buffer | undefined;
   try {
