@@ -11,6 +11,7 @@
 import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
+import { semanticOnThread } from './search/semantic-thread.ts';
 import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
@@ -125,10 +126,23 @@ const PASSAGE_FILES_CODEC: Codec<PassageFileTexts> = {
   },
 };
 
-/** The search half: the index's top and shards, where the passages are, the semantic artifact. */
-export async function* searchDocuments(content: LoadedContent): AsyncGenerator<[string, string]> {
-  // Without the passage files, which episodeDocuments writes (the same artifacts serve both calls).
-  for (const [name, make] of Object.entries(SEARCH_DOCUMENTS)) yield [`/search/${name}.json`, JSON.stringify(await make(content, false))];
-  const artifacts = await searchArtifacts(content, false);
-  for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), JSON.stringify(artifacts.shards[n])];
+/**
+ * The search half: the index's top and shards, where the passages are, the semantic artifact. `semanticThread`: the
+ * semantic artifact is made on a thread of its own (semantic-thread.ts) while this one builds the index.
+ */
+export async function* searchDocuments(content: LoadedContent, options: { semanticThread?: boolean } = {}): AsyncGenerator<[string, string]> {
+  const semantic = options.semanticThread ? await semanticOnThread(content) : undefined;
+  try {
+    // Without the passage files, which episodeDocuments writes (the same artifacts serve both calls).
+    for (const [name, make] of Object.entries(SEARCH_DOCUMENTS)) {
+      if (name === 'semantic' && semantic) continue;
+      yield [`/search/${name}.json`, JSON.stringify(await make(content, false))];
+    }
+    const artifacts = await searchArtifacts(content, false);
+    for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), JSON.stringify(artifacts.shards[n])];
+    // Last: the thread has had the index's time and the shards' to make it.
+    if (semantic) yield ['/search/semantic.json', JSON.stringify(await semantic.result)];
+  } finally {
+    await semantic?.stop();
+  }
 }

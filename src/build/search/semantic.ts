@@ -27,7 +27,7 @@ import { GENERIC_MIN, type SemanticData } from '../../../contract/search/semanti
 import type { LoadedContent } from '../../content/load.ts';
 import { languageKey } from '../../../contract/search/language.ts';
 import { buildPassages } from './passages.ts';
-import { analysePassages } from './analysis.ts';
+import { analysePassages, type AnalysedPassages } from './analysis.ts';
 
 const cache = new WeakMap<object, Promise<SemanticData>>();
 
@@ -42,11 +42,16 @@ export function semanticArtifact(content: Pick<LoadedContent, 'show' | 'episodes
     pending = buildSemantic({
       language: languageKey(content.show.language),
       passages: buildPassages(content.episodes),
-      episodeTexts: content.episodes.flatMap((e) => [e.title, e.desc ?? '', ...(e.topics ?? []), ...(e.chapters ?? []).map((c) => c.title)]),
+      episodeTexts: episodeTexts(content.episodes),
     }, options);
     if (cacheable) cache.set(content, pending);
   }
   return pending;
+}
+
+/** The episode-level texts the vocabulary counts besides the transcripts (SemanticInput.episodeTexts). */
+export function episodeTexts(episodes: LoadedContent['episodes']): string[] {
+  return episodes.flatMap((e) => [e.title, e.desc ?? '', ...(e.topics ?? []), ...(e.chapters ?? []).map((c) => c.title)]);
 }
 
 /** Weight of each WordNet relation (the question's own words weigh 1). Chosen on the tuning half of the paraphrase set. */
@@ -92,15 +97,33 @@ export interface SemanticInput {
 const DEFAULTS = { minTagged: 1, maxRelated: 6, maxDocShare: 0.15, minShared: 3, minCosine: 0.35, maxSenses: 1, maxCooccurrencePassages: 20_000 };
 
 export async function buildSemantic(input: SemanticInput, options: SemanticOptions = {}): Promise<SemanticData> {
+  // The passages' words are analysed as the index analyses them (analysis.ts: Lunr's tokenizer and the index
+  // pipeline, the same terms analyzer.words and analyzer.term give), shared with the index build and cached per
+  // episode.
+  const analysed = await analysePassages(input.passages, input.language);
+  return semanticFromAnalysis({ language: input.language, episodeTexts: input.episodeTexts, analysed }, options);
+}
+
+/** What the artifact reads of the passages: the show's terms and each passage's terms, as analysis.ts gives them. */
+export interface SemanticAnalysisInput {
+  language: string;
+  episodeTexts: string[];
+  analysed: Pick<AnalysedPassages, 'terms' | 'passages'>;
+}
+
+/**
+ * buildSemantic from the passages' analysis: it needs nothing else of them, so another thread can make it from
+ * the analysis alone (semantic-thread.ts).
+ */
+export async function semanticFromAnalysis(input: SemanticAnalysisInput, options: SemanticOptions = {}): Promise<SemanticData> {
   const o = { ...DEFAULTS, ...options };
   const w = { ...RELATION_WEIGHTS, ...options.weights };
   const analyzer = new Analyzer(await loadLanguage(input.language), { unboundedCaches: true });
 
-  // The show's vocabulary: index term → number of passages it occurs in. The passages' words are analysed as the
-  // index analyses them (analysis.ts: Lunr's tokenizer and the index pipeline, the same terms analyzer.words and
-  // analyzer.term give), shared with the index build and cached per episode; a passage here is the list of its
+  // The show's vocabulary: index term → number of passages it occurs in; a passage here is the list of its
   // distinct term ids.
-  const analysed = await analysePassages(input.passages, input.language);
+  const { analysed } = input;
+  const passageCount = analysed.passages.length;
   const names = analysed.terms;
   const termIds = new Map(names.map((t, i) => [t, i]));
   const df = new Array<number>(names.length).fill(0);
@@ -124,7 +147,7 @@ export async function buildSemantic(input: SemanticInput, options: SemanticOptio
     const t = analyzer.term(span.text);
     if (t) vocabulary.add(t);
   }
-  const maxDf = Math.max(3, o.maxDocShare * input.passages.length);
+  const maxDf = Math.max(3, o.maxDocShare * passageCount);
   const informative = (t: string) => vocabulary.has(t) && dfOf(t) <= maxDf;
 
   const related = new Map<string, Map<string, number>>();
