@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CompressPool, levelsFor, precompressDir, precompressedFacts, registerPrecompressed } from './precompress.ts';
+import { CompressPool, CompressQueue, levelsFor, precompressDir, precompressedFacts, registerPrecompressed } from './precompress.ts';
 import { writeAssetManifest } from './asset-manifest.ts';
 
 const dirs: string[] = [];
@@ -121,6 +121,43 @@ describe('precompress', () => {
     expect(result.files).toBe(5);
     expect(precompressedFacts(root)?.get('/search/made/0.json')).toMatchObject({ size: ahead.size, sha1: ahead.sha1, gz: ahead.gz });
     expect(existsSync(join(root, 'search', 'made', '0.json.br'))).toBe(false);
+  });
+
+  it('compresses a producer\'s documents on its thread, each result handed back, the bodies waiting bounded', async () => {
+    const root = temp('compress-queue');
+    const queue = new CompressQueue(1);
+    const results: string[] = [];
+    const resultsWhenQueued: number[] = [];
+    try {
+      for (let n = 0; n < 4; n++) {
+        const file = join(root, `${n}.json`);
+        const body = Buffer.from(JSON.stringify({ t: text(10 + n) }));
+        writeFileSync(file, body);
+        await queue.run({ file, body, levels: { gz: 5 } }, (r) => results.push(r.file));
+        resultsWhenQueued.push(results.length);
+      }
+      await queue.drain();
+    } finally {
+      await queue.close();
+    }
+    expect(results).toEqual([0, 1, 2, 3].map((n) => join(root, `${n}.json`)));
+    // At most one byte may wait: each job is queued only once the one before it is done.
+    expect(resultsWhenQueued).toEqual([0, 1, 2, 3]);
+    for (const file of results) expect(gunzipSync(readFileSync(`${file}.gz`))).toEqual(readFileSync(file));
+  });
+
+  it('hands a failed compression to the producer', async () => {
+    const root = temp('compress-queue-failure');
+    const queue = new CompressQueue();
+    const body = Buffer.from(JSON.stringify({ t: text(20) }));
+    try {
+      // Its variants would go into a folder that does not exist.
+      await queue.run({ file: join(root, 'missing', 'a.json'), body, levels: { gz: 5 } }, () => {});
+      await expect(queue.drain()).rejects.toThrow(/ENOENT/);
+      await expect(queue.run({ file: join(root, 'b.json'), body, levels: { gz: 5 } }, () => {})).rejects.toThrow(/ENOENT/);
+    } finally {
+      await queue.close();
+    }
   });
 
   it('chooses levels by family: the maximum for small documents, less for large or machine-read ones', () => {

@@ -224,6 +224,53 @@ export class CompressPool {
   }
 }
 
+/**
+ * Precompress jobs for a producer that must not wait for each one: run on one worker thread (CompressPool), with at
+ * most `maxQueued` bytes of bodies waiting (documents come faster than they compress, and a whole show's would
+ * otherwise wait in memory). The bulk documents' search part compresses through it.
+ */
+export class CompressQueue {
+  readonly #pool = new CompressPool(1);
+  readonly #pending: Array<{ bytes: number; done: Promise<void> }> = [];
+  readonly #maxQueued: number;
+  #queued = 0;
+  #failure: unknown;
+
+  constructor(maxQueued = 64 * 1024 * 1024) {
+    this.#maxQueued = maxQueued;
+  }
+
+  /**
+   * Resolves once the job is queued (it may wait for earlier ones to finish); `then` gets its result. Rejects with
+   * an earlier job's failure (or its `then`'s).
+   */
+  async run(job: Job, then: (result: JobResult) => void): Promise<void> {
+    if (this.#failure !== undefined) throw this.#failure;
+    while (this.#queued > this.#maxQueued) await this.#settleOldest();
+    const bytes = job.body?.byteLength ?? 0;
+    this.#queued += bytes;
+    // Never rejects: a failure is kept and thrown to the producer from here or drain().
+    const done = this.#pool.run(job).then(then).catch((e: unknown) => void (this.#failure ??= e));
+    this.#pending.push({ bytes, done });
+  }
+
+  /** Resolves when every job is done; rejects with the first failure. */
+  async drain(): Promise<void> {
+    while (this.#pending.length) await this.#settleOldest();
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+
+  async #settleOldest(): Promise<void> {
+    const { bytes, done } = this.#pending.shift()!;
+    await done;
+    this.#queued -= bytes;
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+}
+
 /** Removes the cache entries this build did not use (and leftovers of interrupted writes). */
 async function prune(cacheDir: string, used: Set<string>): Promise<void> {
   let names: string[];
