@@ -7,10 +7,11 @@
  * none of them alone the critical path (one worker thread was: ~80 s of an 84 s build at 1,000 episodes, 15 s of
  * it waiting on writes awaited one by one). Each worker reads the content again (src/content/site.ts; the parsed
  * transcripts come from the content-hash cache the content check has just filled), writes into a staging folder
- * beside Astro's cache and compresses each file as it comes. Once precompress has compressed Astro's pages
- * (astro:build:done) they are moved into the output with their .br/.gz, and precompress takes them as done; the
- * content check's cache upkeep comes after both (see astro.config.mjs). Their routes list no paths in a build
- * with this integration.
+ * beside Astro's cache and compresses each file as it comes; the search part hands its compression and the
+ * semantic artifact each to a thread of its own, as its work comes last, when the other threads are done. Once
+ * precompress has compressed Astro's pages (astro:build:done) they are moved into the output with their .br/.gz,
+ * and precompress takes them as done; the content check's cache upkeep comes after both (see astro.config.mjs).
+ * Their routes list no paths in a build with this integration.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
