@@ -3,20 +3,17 @@
  * documents while the main thread prerenders, and reports what it wrote and which per-episode cache entries it used (the
  * content check prunes the entries no thread of the build used).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { configureParseCache, parseCacheUsage } from '../content/parse-cache.ts';
 import { shareAnalysis } from '../build/search/analysis.ts';
+import { reportToParent } from '../build/thread-report.ts';
 import { produce, type Part, type WorkerReport, type WorkerSetup } from './bulk-documents.ts';
 
 const { part, parseCache, claims, episodes, ...setup } = workerData as WorkerSetup & { part: Part; parseCache?: string };
 configureParseCache(parseCache);
 // The episodes' analysis is shared through the cache folder: without one each part would do it (see shareAnalysis).
 if (parseCache) shareAnalysis(claims, episodes);
-let report: WorkerReport;
-try {
+await reportToParent(async (): Promise<WorkerReport> => {
   const produced = await produce(part, setup);
-  report = { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage(), transcripts: produced.transcripts };
-} catch (e) {
-  report = { error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) };
-}
-parentPort!.postMessage(report);
+  return { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage(), transcripts: produced.transcripts };
+});

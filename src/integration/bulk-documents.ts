@@ -26,6 +26,7 @@ import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.t
 import { runJob, type Job, type JobResult } from './precompress-job.ts';
 import { TranscriptCache } from './transcript-cache.ts';
 import { releaseAll } from '../content/shared-claims.ts';
+import { reportOf } from '../build/thread-report.ts';
 
 export interface Produced {
   files: number;
@@ -44,10 +45,14 @@ export interface Produced {
 export type Part = 'episodes' | 'search';
 const PARTS: Part[] = ['episodes', 'search'];
 
-/** What a worker thread sends back: what it produced and the per-episode cache entries it used. */
-export type WorkerReport =
-  | { files: number; bytes: number; done: Array<[string, JobResult]>; cache: ParseCacheUsage; transcripts: string[] }
-  | { error: string };
+/** What a worker thread reports (thread-report.ts): what it produced and the per-episode cache entries it used. */
+export interface WorkerReport {
+  files: number;
+  bytes: number;
+  done: Array<[string, JobResult]>;
+  cache: ParseCacheUsage;
+  transcripts: string[];
+}
 
 export function bulkDocumentsIntegration(): AstroIntegration {
   let building = false;
@@ -140,30 +145,20 @@ export interface WorkerSetup {
   next: Int32Array;
 }
 
-function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
-  const { claims } = setup;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./bulk-documents-worker.ts', import.meta.url), {
-      workerData: { part, parseCache: parseCacheDir(), ...setup },
-    });
-    let settled = false;
-    const fail = (e: Error) => {
-      settled = true;
-      // The other thread may be waiting for an episode this one had claimed: release every claim.
-      releaseAll(claims);
-      reject(e);
-    };
-    worker.once('message', (report: WorkerReport) => {
-      if ('error' in report) return fail(new Error(`bulk documents (${part}): ${report.error}`));
-      settled = true;
-      addParseCacheUsage(report.cache);
-      resolve({ files: report.files, bytes: report.bytes, done: new Map(report.done), transcripts: report.transcripts });
-    });
-    worker.once('error', fail);
-    worker.once('exit', (code) => {
-      if (!settled) fail(new Error(`bulk documents (${part}): the worker thread exited (${code}) before reporting`));
-    });
+async function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
+  const worker = new Worker(new URL('./bulk-documents-worker.ts', import.meta.url), {
+    workerData: { part, parseCache: parseCacheDir(), ...setup },
   });
+  let report: WorkerReport;
+  try {
+    report = await reportOf<WorkerReport>(worker, `bulk documents (${part})`);
+  } catch (e) {
+    // The other thread may be waiting for an episode this one had claimed: release every claim.
+    releaseAll(setup.claims);
+    throw e;
+  }
+  addParseCacheUsage(report.cache);
+  return { files: report.files, bytes: report.bytes, done: new Map(report.done), transcripts: report.transcripts };
 }
 
 /**

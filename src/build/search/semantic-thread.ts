@@ -11,6 +11,7 @@ import type { LoadedContent } from '../../content/load.ts';
 import { analysePassages } from './analysis.ts';
 import { buildPassages } from './passages.ts';
 import { episodeTexts } from './semantic.ts';
+import { reportOf } from '../thread-report.ts';
 
 /** What semantic-worker.ts is given. */
 export interface SemanticWorkerData {
@@ -21,8 +22,6 @@ export interface SemanticWorkerData {
   ids: Int32Array;
   offsets: Int32Array;
 }
-
-export type SemanticWorkerReport = { data: SemanticData } | { error: string };
 
 export interface SemanticThread {
   /** The same artifact as semanticArtifact(content). */
@@ -41,12 +40,7 @@ export async function semanticOnThread(content: Pick<LoadedContent, 'show' | 'ep
   passages.forEach((p, i) => ids.set(p, offsets[i]));
   const workerData: SemanticWorkerData = { language, episodeTexts: episodeTexts(content.episodes), terms, ids, offsets };
   const worker = new Worker(new URL('./semantic-worker.ts', import.meta.url), { workerData });
-  const result = new Promise<SemanticData>((resolve, reject) => {
-    worker.once('message', (report: SemanticWorkerReport) => ('error' in report ? reject(new Error(`semantic artifact: ${report.error}`)) : resolve(report.data)));
-    worker.once('error', reject);
-    // After a report this changes nothing (a settled promise stays as it is).
-    worker.once('exit', (code) => reject(new Error(`semantic artifact: the thread exited (${code}) before reporting`)));
-  });
+  const result = reportOf<SemanticData>(worker, 'semantic artifact');
   // A caller that stops early may never await it.
   result.catch(() => {});
   return { result, stop: async () => void (await worker.terminate()) };
