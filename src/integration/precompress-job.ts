@@ -1,7 +1,8 @@
 /**
  * One file's precompression (src/integration/precompress.ts runs it in worker threads): reads the file, hashes
  * it, and places foo.br / foo.gz beside it, either linked from the content-hash cache or compressed anew (and
- * then stored in the cache). Only node: modules here, so a worker thread loads it without the build's tooling.
+ * then stored in the cache). Only node: modules here (and write-atomic.ts, likewise), so a worker thread loads it
+ * without the build's tooling.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
