@@ -78,7 +78,7 @@ export function cachedParse<T>(parse: (text: string) => T, text: string): T {
  */
 export function ensureParsed(parse: (text: string) => unknown, text: string): void {
   const { dir } = state();
-  if (!dir || !existsSync(entryPath(dir, entryKey(parseIdentity(parse), text), JSON_ENTRY))) cachedParse(parse, text);
+  if (!dir || !existsSync(entryPath(dir, contentKey(parseIdentity(parse), text), JSON_ENTRY))) cachedParse(parse, text);
 }
 
 function parseIdentity(parse: (text: string) => unknown): string {
@@ -89,7 +89,8 @@ function parseIdentity(parse: (text: string) => unknown): string {
 const JSON_ENTRY = 'json';
 const BINARY_ENTRY = 'bin';
 
-function entryKey(identity: string, input: string): string {
+/** The key an entry is kept under: what computes it (a version, the code) and what it computes from. */
+export function contentKey(identity: string, input: string): string {
   return createHash('sha1').update(identity).update('\0').update(input).digest('hex');
 }
 
@@ -102,7 +103,7 @@ function entryPath(dir: string, key: string, extension: string): string {
  * (what it computes from), kept as JSON when a folder is configured.
  */
 export function cachedByContent<T>(identity: string, input: string, compute: () => T): T {
-  return cached(identity, input, compute, JSON_ENTRY, JSON_CODEC as Codec<T>);
+  return cached(contentKey(identity, input), compute, JSON_ENTRY, JSON_CODEC as Codec<T>);
 }
 
 /** How a value is kept on disk: bytes out, the same value back. */
@@ -116,7 +117,41 @@ export interface Codec<T> {
  * integers at 1,000 episodes), which JSON.parse read back in ~8 s of a rebuild's critical path.
  */
 export function cachedBytesByContent<T>(identity: string, input: string, compute: () => T, codec: Codec<T>): T {
-  return cached(identity, input, compute, BINARY_ENTRY, codec);
+  return cachedBytesByKey(contentKey(identity, input), compute, codec);
+}
+
+/** cachedBytesByContent with the key already made (contentKey): for a caller that also keeps the key. */
+export function cachedBytesByKey<T>(key: string, compute: () => T, codec: Codec<T>): T {
+  return cached(key, compute, BINARY_ENTRY, codec);
+}
+
+/**
+ * A value kept under a name rather than by content: what one build leaves for the next to start from (the show's
+ * merged vocabulary, src/build/search/analysis.ts), which the reader checks against what it has. Undefined when no
+ * folder is configured, nothing is kept under the name, or what is kept cannot be decoded.
+ */
+export function readKept<T>(name: string, codec: Codec<T>): T | undefined {
+  const { dir, used } = state();
+  if (!dir) return undefined;
+  used.add(name);
+  try {
+    return codec.decode(readFileSync(entryPath(dir, name, BINARY_ENTRY)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps `value` under `name` (readKept), replacing what was kept. */
+export function keep<T>(name: string, value: T, codec: Codec<T>): void {
+  const { dir, used } = state();
+  if (!dir) return;
+  used.add(name);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeAtomic(entryPath(dir, name, BINARY_ENTRY), codec.encode(value));
+  } catch {
+    // A cache that cannot be written only costs time.
+  }
 }
 
 /**
@@ -150,10 +185,9 @@ const JSON_CODEC: Codec<unknown> = {
   decode: (bytes) => JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
 };
 
-function cached<T>(identity: string, input: string, compute: () => T, extension: string, codec: Codec<T>): T {
+function cached<T>(key: string, compute: () => T, extension: string, codec: Codec<T>): T {
   const { dir } = state();
   if (!dir) return compute();
-  const key = entryKey(identity, input);
   const path = entryPath(dir, key, extension);
   state().used.add(key);
   let bytes: Buffer | undefined;

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configureParseCache, parseCacheStats } from '../../content/parse-cache.ts';
-import { analysePassages, GROUP_CODEC } from './analysis.ts';
+import { analysePassages, GROUP_CODEC, lastMergeStats } from './analysis.ts';
 
 const passage = (episode: number, ...texts: string[]) => ({ episode, start: 0, end: 1, cues: texts.map((t, i) => [i, t] as [number, string]) });
 
@@ -57,6 +57,64 @@ describe('analysePassages', () => {
     expect(read.words.map((w) => [...w])).toEqual(computed.words.map((w) => [...w]));
     expect(computed.words[1]!.every((id) => id === -1)).toBe(true);
     expect(computed.passages.map((p) => [...p])).toEqual(computed.words.map((w) => [...w].filter((id) => id >= 0)));
+  });
+});
+
+describe("analysePassages: the show's vocabulary kept from one build to the next", () => {
+  const show = [passage(1, 'alpha beta', 'gamma alpha'), passage(2, 'delta beta'), passage(3, 'epsilon zeta alpha'), passage(4, 'eta theta')];
+  type Show = typeof show;
+  const plain = (a: Awaited<ReturnType<typeof analysePassages>>) => ({ terms: a.terms, passages: a.passages.map((p) => [...p]), words: a.words.map((w) => [...w]) });
+  const vocabulary = () => join(dir!, 'search-vocabulary.bin');
+  /** With no cache folder: nothing read or kept. Analysing another set is also how the memo is emptied. */
+  const uncached = async (passages: Show) => {
+    configureParseCache(undefined);
+    try {
+      return plain(await analysePassages(passages, 'en'));
+    } finally {
+      configureParseCache(dir);
+    }
+  };
+  /** As a build with the folder does it (the memo emptied first, so the groups are merged again), and the merge's figures. */
+  const built = async (passages: Show) => {
+    await uncached([passage(99, 'unrelated')]);
+    const analysis = plain(await analysePassages(passages, 'en'));
+    return { analysis, merge: lastMergeStats() };
+  };
+  /** As a build without any cache does it. */
+  const reference = async (passages: Show) => {
+    await uncached([passage(99, 'unrelated')]);
+    return uncached(passages);
+  };
+
+  it('merges an episode added after the others onto the kept vocabulary, with the same result as from nothing', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'analysis-cache-'));
+    configureParseCache(dir);
+    expect((await built(show)).merge).toEqual({ groups: 4, reused: 0 });
+
+    const added = [...show, passage(5, 'iota alpha kappa', 'beta')];
+    const merged = await built(added);
+    expect(merged.merge).toEqual({ groups: 5, reused: 4 });
+    expect(merged.analysis).toEqual(await reference(added));
+
+    // Nothing changed: every group reused, and the kept vocabulary is not written again.
+    const file = statSync(vocabulary()).ino;
+    expect(await built(added)).toEqual({ analysis: merged.analysis, merge: { groups: 5, reused: 5 } });
+    expect(statSync(vocabulary()).ino).toBe(file);
+  });
+
+  it('merges again from the first episode that changed, and from nothing when the kept vocabulary is damaged', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'analysis-cache-'));
+    configureParseCache(dir);
+    await built(show);
+    const edited = [show[0]!, passage(2, 'delta omega beta'), show[2]!, show[3]!];
+    expect(await built(edited)).toEqual({ analysis: await reference(edited), merge: { groups: 4, reused: 1 } });
+
+    const removed = edited.slice(0, 3);
+    expect(await built(removed)).toEqual({ analysis: await reference(removed), merge: { groups: 3, reused: 3 } });
+    expect(await built(edited)).toEqual({ analysis: await reference(edited), merge: { groups: 4, reused: 3 } });
+
+    writeFileSync(vocabulary(), 'not a vocabulary');
+    expect(await built(edited)).toEqual({ analysis: await reference(edited), merge: { groups: 4, reused: 0 } });
   });
 });
 

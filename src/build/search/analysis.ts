@@ -10,12 +10,12 @@ import { createHash } from 'node:crypto';
 import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
-import { cachedBytesByContent, framed, unframed, type Codec } from '../../content/parse-cache.ts';
+import { cachedBytesByKey, contentKey, framed, keep, readKept, unframed, type Codec } from '../../content/parse-cache.ts';
 import { SharedClaims } from '../../content/shared-claims.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
 
-/** Bump when the analysis changes in a way its source text below does not show (e.g. another pipeline). */
-export const ANALYSIS_VERSION = 3;
+/** Bump when the analysis changes in a way its source text below does not show (e.g. another pipeline, the codec). */
+export const ANALYSIS_VERSION = 4;
 
 export interface AnalysedPassages {
   /** Every distinct term. */
@@ -39,9 +39,11 @@ interface GroupAnalysis {
 }
 
 /**
- * A group's analysis on disk (parse-cache.ts `framed`): a JSON head of its terms and each passage's word count, then
- * every word's index as one run of 32-bit integers (this machine's byte order: the cache never leaves it). Read
- * back at N = 1,000 in a fraction of the ~8 s JSON.parse took over the same ~24 million numbers.
+ * A group's analysis on disk (parse-cache.ts `framed`): a JSON head of each passage's word count, then every word's
+ * index as one run of 32-bit integers (this machine's byte order: the cache never leaves it), then the terms, one a
+ * line. Read back at N = 1,000 in a fraction of the ~8 s JSON.parse took over the same ~24 million numbers. The
+ * terms are decoded when first asked for: a rebuild that keeps the show's merged vocabulary (mergeGroups) never
+ * asks for those of the episodes before the first one changed.
  */
 export const GROUP_CODEC: Codec<GroupAnalysis> = {
   encode({ terms, words }) {
@@ -51,19 +53,44 @@ export const GROUP_CODEC: Codec<GroupAnalysis> = {
       all.set(w, offset);
       offset += w.length;
     }
-    return framed({ terms, lengths: words.map((w) => w.length) }, [new Uint8Array(all.buffer)], 4);
+    const termBytes = encodeLines(terms);
+    return framed({ lengths: words.map((w) => w.length), terms: terms.length, termBytes: termBytes.byteLength }, [new Uint8Array(all.buffer), termBytes], 4);
   },
   decode(stored) {
-    const { head, body } = unframed<{ terms: string[]; lengths: number[] }>(stored, 4);
-    const { terms, lengths } = head;
-    const total = lengths.reduce((n, l) => n + l, 0);
-    if (!Array.isArray(terms) || body.byteLength !== 4 * total) throw new Error('damaged analysis entry');
+    const { head, body } = unframed<{ lengths: number[]; terms: number; termBytes: number }>(stored, 4);
+    const { lengths, terms: count, termBytes } = head;
+    const total = Array.isArray(lengths) ? lengths.reduce((n, l) => n + l, 0) : NaN;
+    if (body.byteLength !== 4 * total + termBytes) throw new Error('damaged analysis entry');
     const all = new Int32Array(body.buffer, body.byteOffset, total);
     let offset = 0;
     const words = lengths.map((length) => all.subarray(offset, (offset += length)));
-    return { terms, words };
+    const lines = body.subarray(4 * total);
+    if (countLines(lines) !== count) throw new Error('damaged analysis entry');
+    let terms: string[] | undefined;
+    return {
+      words,
+      get terms() {
+        return (terms ??= decodeLines(lines));
+      },
+    };
   },
 };
+
+/** Terms one a line, UTF-8. A term never holds a line break: the tokenizer splits on whitespace. */
+function encodeLines(terms: readonly string[]): Uint8Array {
+  for (const t of terms) if (t.includes('\n')) throw new Error(`a term holds a line break: ${JSON.stringify(t)}`);
+  return terms.length ? Buffer.from(`${terms.join('\n')}\n`) : new Uint8Array(0);
+}
+
+function countLines(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) n++;
+  return n;
+}
+
+function decodeLines(bytes: Uint8Array): string[] {
+  return bytes.byteLength ? new TextDecoder().decode(bytes.subarray(0, -1)).split('\n') : [];
+}
 
 /** On globalThis: the prerender bundle and the integrations each have their own copy of this module. */
 const MEMORY = Symbol.for('podcast-listener-service.search-analysis');
@@ -98,27 +125,17 @@ async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: str
     start = end;
   }
   // From the last episode back: another thread of the build may be analysing from the first one on (shareAnalysis).
-  const analysed: GroupAnalysis[] = new Array(groups.length);
+  const analysed: KeyedGroup[] = new Array(groups.length);
   for (let g = groups.length - 1; g >= 0; g--) {
     const { start, end, episode } = groups[g]!;
     analysed[g] = claimed(episode, () => groupAnalysis(texts.slice(start, end)));
   }
 
-  const termIds = new Map<string, number>();
-  const terms: string[] = [];
+  const { terms, maps } = mergeGroups(analysed);
   const out: Int32Array[] = [];
   const words: Int32Array[] = [];
-  for (const group of analysed) {
-    const global = new Int32Array(group.terms.length);
-    for (let i = 0; i < global.length; i++) {
-      const t = group.terms[i]!;
-      let id = termIds.get(t);
-      if (id === undefined) {
-        termIds.set(t, (id = terms.length));
-        terms.push(t);
-      }
-      global[i] = id;
-    }
+  analysed.forEach(({ group }, g) => {
+    const global = maps[g]!;
     for (const local of group.words) {
       let kept = 0;
       for (let i = 0; i < local.length; i++) if (local[i]! >= 0) kept++;
@@ -132,14 +149,104 @@ async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: str
       out.push(passage);
       words.push(all);
     }
-  }
+  });
   return { terms, passages: out, words };
 }
 
-/** The analysis of one episode's passage texts, kept by content (one analyser per language, per thread). */
-const analysers = new Map<string, Promise<(texts: string[]) => GroupAnalysis>>();
+/** A group's analysis and the key it is cached under (its text and the analysis's identity). */
+interface KeyedGroup {
+  key: string;
+  group: GroupAnalysis;
+}
 
-function analyserFor(language: string): Promise<(texts: string[]) => GroupAnalysis> {
+/**
+ * The show's vocabulary as the last merge left it: each group's key, the vocabulary's size after it, and the map
+ * from its own term ids to the show's. A term's show id is the order of its first appearance, group after group, so
+ * the groups before the first one that differs merge exactly as they did: at 1,000 episodes, one added after the
+ * others skips ~6 million Map lookups and the decoding of every other episode's terms (~3 s of a rebuild).
+ */
+interface MergedVocabulary {
+  keys: string[];
+  sizes: number[];
+  maps: Int32Array[];
+  terms: string[];
+}
+
+const VOCABULARY = 'search-vocabulary';
+
+const VOCABULARY_CODEC: Codec<MergedVocabulary> = {
+  encode({ keys, sizes, maps, terms }) {
+    const all = new Int32Array(maps.reduce((n, m) => n + m.length, 0));
+    let offset = 0;
+    for (const m of maps) {
+      all.set(m, offset);
+      offset += m.length;
+    }
+    const termBytes = encodeLines(terms);
+    return framed({ keys, sizes, lengths: maps.map((m) => m.length), termBytes: termBytes.byteLength }, [new Uint8Array(all.buffer), termBytes], 4);
+  },
+  decode(stored) {
+    const { head, body } = unframed<{ keys: string[]; sizes: number[]; lengths: number[]; termBytes: number }>(stored, 4);
+    const { keys, sizes, lengths, termBytes } = head;
+    const total = Array.isArray(lengths) ? lengths.reduce((n, l) => n + l, 0) : NaN;
+    if (!Array.isArray(keys) || !Array.isArray(sizes) || keys.length !== lengths.length || sizes.length !== keys.length || body.byteLength !== 4 * total + termBytes) {
+      throw new Error('damaged vocabulary');
+    }
+    const all = new Int32Array(body.buffer, body.byteOffset, total);
+    let offset = 0;
+    const maps = lengths.map((length) => all.subarray(offset, (offset += length)));
+    const terms = decodeLines(body.subarray(4 * total));
+    if (terms.length !== (sizes.at(-1) ?? 0)) throw new Error('damaged vocabulary');
+    return { keys, sizes, maps, terms };
+  },
+};
+
+/**
+ * The show's terms and, per group, the map from its term ids to them: the kept vocabulary's for the groups it
+ * begins with, merged for the rest (and kept again for the next build when anything changed).
+ */
+function mergeGroups(analysed: readonly KeyedGroup[]): { terms: string[]; maps: Int32Array[] } {
+  const kept = readKept(VOCABULARY, VOCABULARY_CODEC);
+  let reused = 0;
+  if (kept) while (reused < analysed.length && reused < kept.keys.length && kept.keys[reused] === analysed[reused]!.key) reused++;
+  const terms = reused ? kept!.terms.slice(0, kept!.sizes[reused - 1]) : [];
+  const maps = reused ? kept!.maps.slice(0, reused) : [];
+  const sizes = reused ? kept!.sizes.slice(0, reused) : [];
+  lastMerge = { groups: analysed.length, reused };
+  if (reused === analysed.length && kept!.keys.length === reused) return { terms, maps };
+
+  const termIds = new Map<string, number>();
+  terms.forEach((t, id) => termIds.set(t, id));
+  for (let g = reused; g < analysed.length; g++) {
+    const local = analysed[g]!.group.terms;
+    const global = new Int32Array(local.length);
+    for (let i = 0; i < global.length; i++) {
+      const t = local[i]!;
+      let id = termIds.get(t);
+      if (id === undefined) {
+        termIds.set(t, (id = terms.length));
+        terms.push(t);
+      }
+      global[i] = id;
+    }
+    maps.push(global);
+    sizes.push(terms.length);
+  }
+  keep(VOCABULARY, { keys: analysed.map((a) => a.key), sizes, maps, terms }, VOCABULARY_CODEC);
+  return { terms, maps };
+}
+
+let lastMerge = { groups: 0, reused: 0 };
+
+/** How many groups the last merge on this thread took from the kept vocabulary, of how many. */
+export function lastMergeStats(): { groups: number; reused: number } {
+  return { ...lastMerge };
+}
+
+/** The analysis of one episode's passage texts, kept by content (one analyser per language, per thread). */
+const analysers = new Map<string, Promise<(texts: string[]) => KeyedGroup>>();
+
+function analyserFor(language: string): Promise<(texts: string[]) => KeyedGroup> {
   let pending = analysers.get(language);
   if (!pending) {
     pending = (async () => {
@@ -152,7 +259,10 @@ function analyserFor(language: string): Promise<(texts: string[]) => GroupAnalys
       // A token the pipeline drops is a stop word if the trimmer leaves something of it (Analyzer#wordIn's rule).
       const analyzer = new Analyzer(lang, { unboundedCaches: true });
       const isWord = (token: string) => analyzer.normalize(token) !== '';
-      return (texts: string[]) => cachedBytesByContent(identity, texts.join('\u0001'), () => analyseGroup(texts, pipeline, tokenCache, isWord), GROUP_CODEC);
+      return (texts: string[]) => {
+        const key = contentKey(identity, texts.join('\u0001'));
+        return { key, group: cachedBytesByKey(key, () => analyseGroup(texts, pipeline, tokenCache, isWord), GROUP_CODEC) };
+      };
     })();
     analysers.set(language, pending);
   }
@@ -187,7 +297,7 @@ export async function episodeAnalyser(
 ): Promise<(episode: number, passages: ReadonlyArray<Pick<Passage, 'cues'>>) => { terms: string[]; words: Int32Array[] }> {
   const groupAnalysis = await analyserFor(language);
   return (episode, passages) => {
-    const { terms, words } = claimed(episode, () => groupAnalysis(passages.map((p) => p.cues.map(([, text]) => text).join(' '))));
+    const { terms, words } = claimed(episode, () => groupAnalysis(passages.map((p) => p.cues.map(([, text]) => text).join(' ')))).group;
     return { terms, words };
   };
 }
