@@ -13,14 +13,18 @@ import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
 import { semanticOnThread } from './search/semantic-thread.ts';
 import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
+import { PASSAGES_PER_CHUNK } from '../../contract/schemas/search-passages.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
 import { codeIdentity } from './code-identity.ts';
-import { cachedBytesByContent, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
+import { cachedBytesByKey, contentKey, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
-import type { LoadedContent, LoadedEpisode } from '../content/load.ts';
+import type { LoadedContent } from '../content/load.ts';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const FLAG = Symbol.for('podcast-listener-service.bulk-documents');
 
@@ -56,37 +60,67 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[st
 /**
  * The per-episode half: each episode's transcripts, chapters, passage chunks and their analyses for /ask (the
  * analysis shared with the index through the content cache when the other half runs on another thread, see
- * shareAnalysis). `placed(episode)`: true when the caller has the episode's transcript files already (a cache).
- * `claim()`: the index (into content.episodes) of the next episode to do, shared with other threads doing the same
- * (each index is claimed once; one past the last or more: done); every episode in order without it.
+ * shareAnalysis). `place(key, paths)`: true when the caller has the files at `paths` kept under `key` (a cache of
+ * earlier builds' files: src/integration/linked-files.ts); the key names what the files are made from and the code
+ * that makes them, and is given only when the parse cache is configured. `claim()`: the index (into
+ * content.episodes) of the next episode to do, shared with other threads doing the same (each index is claimed
+ * once; one past the last or more: done); every episode in order without it.
  */
 export async function* episodeDocuments(
   content: LoadedContent,
-  options: { placed?: (episode: LoadedEpisode) => boolean; claim?: () => number } = {},
+  options: { place?: (key: string, paths: readonly string[]) => boolean; claim?: () => number } = {},
 ): AsyncGenerator<[string, string]> {
   const language = languageKey(content.show.language);
   const analyzer = new Analyzer(await loadLanguage(language), { unboundedCaches: true });
   const analyse = await episodeAnalyser(language);
   const identity = parseCacheDir() === undefined ? undefined : passageFilesIdentity(language);
+  const transcriptsIdentity = options.place && transcriptFilesIdentity();
+  const place = (key: string | undefined, paths: readonly string[]) => key !== undefined && paths.length > 0 && options.place!(key, paths);
   let next = 0;
   const claim = options.claim ?? (() => next++);
   for (let i = claim(); i < content.episodes.length; i = claim()) {
     const e = content.episodes[i]!;
-    if (e.transcript && !options.placed?.(e)) {
-      for (const f of transcriptFiles(e)) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
+    if (e.transcript) {
+      const files = transcriptFiles(e);
+      const key = transcriptsIdentity && contentKey(`${transcriptsIdentity}\0${e.transcript.format}`, readFileSync(e.transcript.path));
+      if (!place(key, files.map((f) => `/transcripts/${f.file}`))) {
+        for (const f of files) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
+      }
     }
     if (e.chapters?.length) yield [`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))];
     const passages = buildPassages([e]);
     if (!passages.length) continue;
+    const key = identity && contentKey(identity, JSON.stringify(passages));
+    const chunks = Math.ceil(passages.length / PASSAGES_PER_CHUNK);
+    const paths = (pattern: string) => Array.from({ length: chunks }, (_, c) => pattern.replace('{id}', String(e.id)).replace('{chunk}', String(c)));
+    if (options.place && place(key, [...paths(PASSAGES_PATH), ...paths(PASSAGE_TERMS_PATH)])) continue;
     const make = (): PassageFileTexts => {
       const { terms, words } = analyse(e.id, passages);
       const files = episodePassageFiles(e.id, passages, terms, words, analyzer);
       return { chunks: files.chunks.map((c) => JSON.stringify(c)), terms: files.terms.map((t) => JSON.stringify(t)) };
     };
     // A rebuild takes an unchanged episode's files from the cache: ~15 s of CPU at 1,000 episodes.
-    const files = identity ? cachedBytesByContent(identity, JSON.stringify(passages), make, PASSAGE_FILES_CODEC) : make();
+    const files = key ? cachedBytesByKey(key, make, PASSAGE_FILES_CODEC) : make();
     for (let c = 0; c < files.chunks.length; c++) yield [PASSAGES_PATH.replace('{id}', String(e.id)).replace('{chunk}', String(c)), files.chunks[c]!];
     for (let c = 0; c < files.terms.length; c++) yield [PASSAGE_TERMS_PATH.replace('{id}', String(e.id)).replace('{chunk}', String(c)), files.terms[c]!];
+  }
+}
+
+/** Bump when the published transcripts change in a way the sources below do not show (e.g. a dependency). */
+const TRANSCRIPT_FILES_VERSION = 1;
+
+/** The modules whose code decides a published transcript's bytes. */
+const TRANSCRIPT_SOURCES = ['./transcripts.ts', '../content/srt.ts', '../content/vtt.ts', '../components/transcript.ts'];
+
+/** What decides an episode's published transcripts besides its transcript's format and bytes: the code above. */
+function transcriptFilesIdentity(): string | undefined {
+  try {
+    const hash = createHash('sha1').update(`transcript-files\0${TRANSCRIPT_FILES_VERSION}`);
+    for (const source of TRANSCRIPT_SOURCES) hash.update('\0').update(readFileSync(fileURLToPath(new URL(source, import.meta.url))));
+    return hash.digest('hex');
+  } catch {
+    // Bundled elsewhere (the sources are not beside it): made every time.
+    return undefined;
   }
 }
 

@@ -90,7 +90,7 @@ const JSON_ENTRY = 'json';
 const BINARY_ENTRY = 'bin';
 
 /** The key an entry is kept under: what computes it (a version, the code) and what it computes from. */
-export function contentKey(identity: string, input: string): string {
+export function contentKey(identity: string, input: string | Uint8Array): string {
   return createHash('sha1').update(identity).update('\0').update(input).digest('hex');
 }
 

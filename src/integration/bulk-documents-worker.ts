@@ -15,5 +15,5 @@ configureParseCache(parseCache);
 if (parseCache) shareAnalysis(claims, episodes);
 await reportToParent(async (): Promise<WorkerReport> => {
   const produced = await produce(part, setup);
-  return { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage(), transcripts: produced.transcripts };
+  return { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage(), linked: produced.linked };
 });

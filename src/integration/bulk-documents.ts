@@ -24,7 +24,7 @@ import { getContent } from '../content/site.ts';
 import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from '../content/parse-cache.ts';
 import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.ts';
 import { runJob, type Job, type JobResult } from './precompress-job.ts';
-import { TranscriptCache } from './transcript-cache.ts';
+import { LinkedFiles } from './linked-files.ts';
 import { releaseAll } from '../content/shared-claims.ts';
 import { reportOf } from '../build/thread-report.ts';
 
@@ -33,8 +33,8 @@ export interface Produced {
   bytes: number;
   /** URL path → precompress result (its `file` in the staging folder). */
   done: Map<string, JobResult>;
-  /** The transcript cache's entries this part used (TranscriptCache.prune keeps those of every part). */
-  transcripts: string[];
+  /** The linked files' entries this part used (LinkedFiles.prune keeps those of every part). */
+  linked: string[];
 }
 
 /**
@@ -51,7 +51,7 @@ export interface WorkerReport {
   bytes: number;
   done: Array<[string, JobResult]>;
   cache: ParseCacheUsage;
-  transcripts: string[];
+  linked: string[];
 }
 
 export function bulkDocumentsIntegration(): AstroIntegration {
@@ -110,34 +110,37 @@ function inWorkers(staging: string, precompressCache: string): Promise<Produced>
   const claims = new Int32Array(new SharedArrayBuffer(4 * episodes.length));
   // The next episode whose documents are to be made: the search part joins in once its own documents are written.
   const next = new Int32Array(new SharedArrayBuffer(4));
-  const transcriptCache = join(dirname(precompressCache), 'transcripts');
-  const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, transcriptCache, claims, episodes, next }));
-  return gathered(running, transcriptCache);
+  const linkedFiles = join(dirname(precompressCache), 'linked-files');
+  // Where builds before the passage files were linked kept the transcripts alone: nothing reads it now.
+  rmSync(join(dirname(precompressCache), 'transcripts'), { recursive: true, force: true });
+  const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, linkedFiles, claims, episodes, next }));
+  return gathered(running, linkedFiles);
 }
 
-async function gathered(running: Array<Promise<Produced>>, transcriptCache: string): Promise<Produced> {
+async function gathered(running: Array<Promise<Produced>>, linkedFiles: string): Promise<Produced> {
   const results = await Promise.allSettled(running);
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const done = new Map<string, JobResult>();
   let files = 0;
   let bytes = 0;
-  const transcripts: string[] = [];
+  const linked: string[] = [];
   for (const r of results as Array<PromiseFulfilledResult<Produced>>) {
     files += r.value.files;
     bytes += r.value.bytes;
     for (const [path, job] of r.value.done) done.set(path, job);
-    transcripts.push(...r.value.transcripts);
+    linked.push(...r.value.linked);
   }
-  TranscriptCache.prune(transcriptCache, new Set(transcripts));
-  return { files, bytes, done, transcripts };
+  LinkedFiles.prune(linkedFiles, new Set(linked));
+  return { files, bytes, done, linked };
 }
 
 /** What each worker thread is given (bulk-documents-worker.ts). */
 export interface WorkerSetup {
   staging: string;
   precompressCache: string;
-  transcriptCache: string;
+  /** The folder of LinkedFiles: earlier builds' per-episode files, by key. */
+  linkedFiles: string;
   /** One flag per episode of `episodes`: who analyses it (shareAnalysis). */
   claims: Int32Array;
   episodes: number[];
@@ -158,7 +161,7 @@ async function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
     throw e;
   }
   addParseCacheUsage(report.cache);
-  return { files: report.files, bytes: report.bytes, done: new Map(report.done), transcripts: report.transcripts };
+  return { files: report.files, bytes: report.bytes, done: new Map(report.done), linked: report.linked };
 }
 
 /**
@@ -168,13 +171,13 @@ async function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
  * own documents are written, takes episodes' documents too (`next`): at 1,000 episodes it was done ~20 s before
  * the episodes part, which then ran alone on the build's tail.
  */
-export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | 'precompressCache' | 'next'> & { transcriptCache?: string }): Promise<Produced> {
-  const { staging, precompressCache, next, transcriptCache } = setup;
+export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | 'precompressCache' | 'next'> & { linkedFiles?: string }): Promise<Produced> {
+  const { staging, precompressCache, next, linkedFiles } = setup;
   const content = getContent();
   const done = new Map<string, JobResult>();
-  const cache = transcriptCache ? new TranscriptCache(transcriptCache, precompressCache) : undefined;
+  const cache = linkedFiles ? new LinkedFiles(linkedFiles, precompressCache) : undefined;
   const perEpisode = () =>
-    episodeDocuments(content, { placed: cache && ((e) => cache.place(e, staging, levelsFor, done)), claim: () => Atomics.add(next, 0, 1) });
+    episodeDocuments(content, { place: cache && ((key, paths) => cache.place(key, paths, staging, levelsFor, done)), claim: () => Atomics.add(next, 0, 1) });
   const documents = part === 'episodes' ? perEpisode() : chain(searchDocuments(content, { semanticThread: true }), perEpisode);
   // The search part compresses on a thread of its own: its shards come last, when the other threads are done (in a
   // rebuild at 1,000 episodes their ~4 s of gzip were the build's tail, one core idle). The episodes part keeps
@@ -210,7 +213,7 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
     files++;
     bytes += r.size;
   }
-  return { files, bytes, done, transcripts: cache?.used() ?? [] };
+  return { files, bytes, done, linked: cache?.used() ?? [] };
 }
 
 async function* chain<T>(first: AsyncIterable<T>, then: () => AsyncIterable<T>): AsyncGenerator<T> {

@@ -1,10 +1,11 @@
 /**
  * Adding an episode and rebuilding (astro.config.mjs's experimental.incrementalBuild, keys in
  * src/build/page-key.ts): the pages the new episode does not touch are copied from the previous build's cache
- * instead of rendered again, those it does touch are rendered, and every page is the same, byte for byte, as in
- * a build of the same content from scratch.
+ * instead of rendered again, those it does touch are rendered, the other episodes' transcripts and passage files
+ * are linked from the previous build's (src/integration/linked-files.ts), and every file is the same, byte for
+ * byte, as in a build of the same content from scratch.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -29,6 +30,27 @@ function pages(distDir: string): Map<string, Buffer> {
   return out;
 }
 
+/** Every file of a build's client folder, by path, but those stamped with the time of the build. */
+function published(distDir: string): Map<string, Buffer> {
+  const client = join(distDir, 'client');
+  const stamped = /^\/(service\.json|_manifest\.json|\.well-known\/ai-catalog\.json|\.well-known\/discovery\/resources)(\.gz|\.br)?$/;
+  const out = new Map<string, Buffer>();
+  for (const entry of readdirSync(client, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    const path = `/${relative(client, file)}`;
+    if (!stamped.test(path)) out.set(path, readFileSync(file));
+  }
+  return out;
+}
+
+/** The inode of every file in a folder, recursively. */
+function inodes(dir: string): Set<number> {
+  const out = new Set<number>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) if (entry.isFile()) out.add(statSync(join(entry.parentPath, entry.name)).ino);
+  return out;
+}
+
 /** The pages Astro copied from its cache ("(restored)") and those it rendered ("(+12ms)"), from its log. */
 function prerendered(log: string): { restored: string[]; rendered: string[] } {
   // eslint-disable-next-line no-control-regex
@@ -44,9 +66,14 @@ describe('a rebuild after adding an episode', () => {
   let log = '';
   let rebuilt = new Map<string, Buffer>();
   let scratch = new Map<string, Buffer>();
+  let rebuiltFiles = new Map<string, Buffer>();
+  let scratchFiles = new Map<string, Buffer>();
+  let again = '';
+  /** The files the previous build left in the cache to link (copied with the cache: inodes of their own). */
+  let kept = new Set<number>();
 
   beforeAll(async () => {
-    // The sample with a 14th episode: the 13th's page as a template, the 12th's transcript.
+    // The sample with a 14th episode: the 13th's page as a template (it has no transcript), the 12th's transcript.
     const content = mkdtempSync(join(tmpdir(), 'incremental-content-'));
     cleanup.push(() => rmSync(content, { recursive: true, force: true }));
     cpSync(join(ROOT, 'content'), content, { recursive: true });
@@ -57,7 +84,8 @@ describe('a rebuild after adding an episode', () => {
         .replace(/^id: 13$/m, 'id: 14')
         .replace(/^title: .*$/m, 'title: "Chess openings, once more"')
         .replace(/^date: .*$/m, 'date: 2025-12-02')
-        .replaceAll('013-chess', '014-chess-again'),
+        .replaceAll('013-chess', '014-chess-again')
+        .replace(/^audioFile: .*$/m, '$&\nsrtFile: 014-chess-again.srt'),
     );
     cpSync(join(content, 'audio/013-chess.mp3'), join(content, 'audio/014-chess-again.mp3'));
     cpSync(join(content, 'transcripts/012-typography.srt'), join(content, 'transcripts/014-chess-again.srt'));
@@ -66,15 +94,18 @@ describe('a rebuild after adding an episode', () => {
     const cache = mkdtempSync(join(tmpdir(), 'incremental-cache-'));
     cleanup.push(() => rmSync(cache, { recursive: true, force: true }));
     cpSync(`${inject('distDir')}-cache`, cache, { recursive: true });
+    kept = inodes(join(cache, 'linked-files'));
     const output: string[] = [];
-    const again = await buildSite({ name: 'incremental', env: { CONTENT_DIR: content, ASTRO_CACHE_DIR: cache }, output });
+    again = await buildSite({ name: 'incremental', env: { CONTENT_DIR: content, ASTRO_CACHE_DIR: cache }, output });
     cleanup.push(() => removeBuild(again));
     log = output.join('');
     rebuilt = pages(again);
+    rebuiltFiles = published(again);
 
     const fresh = await buildSite({ name: 'incremental-scratch', env: { CONTENT_DIR: content } });
     cleanup.push(() => removeBuild(fresh));
     scratch = pages(fresh);
+    scratchFiles = published(fresh);
   }, 300_000);
 
   it('copies the pages the new episode leaves alone and renders the ones it changes', () => {
@@ -102,5 +133,19 @@ describe('a rebuild after adding an episode', () => {
     const differ = [...scratch].filter(([path, body]) => !rebuilt.get(path)?.equals(body)).map(([path]) => path);
     expect(differ).toEqual([]);
     expect(rebuilt.get('/episodes/013-chess/index.html')!.toString()).toContain('Chess openings, once more');
+  });
+
+  it('links the other episodes\' transcripts and passage files from the previous build, and publishes every file as a build from scratch does', () => {
+    const inode = (path: string) => statSync(join(again, 'client', path)).ino;
+    for (const path of ['/transcripts/001-sourdough.srt', '/transcripts/001-sourdough.json', '/search/passages/1/0.json', '/search/passage-terms/1/0.json']) {
+      expect(kept.has(inode(path)), path).toBe(true);
+    }
+    // The new episode's are made this time.
+    for (const path of ['/transcripts/014-chess-again.srt', '/search/passages/14/0.json']) expect(kept.has(inode(path)), path).toBe(false);
+
+    expect([...rebuiltFiles.keys()].sort()).toEqual([...scratchFiles.keys()].sort());
+    const differ = [...scratchFiles].filter(([path, body]) => !rebuiltFiles.get(path)?.equals(body)).map(([path]) => path);
+    expect(differ).toEqual([]);
+    expect(rebuiltFiles.has('/search/passages/14/0.json.gz')).toBe(true);
   });
 });

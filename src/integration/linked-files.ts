@@ -1,0 +1,116 @@
+/**
+ * Files of the build kept by a key the build names (what the files are made from and the code that makes them),
+ * under Astro's cacheDir, and linked into the next build with their .gz / .br from the precompress cache instead of
+ * made, written, hashed and compressed again: an episode's published transcripts (/transcripts/<stem>.srt, .vtt,
+ * .json: at 1,000 hour-long episodes 3,000 files, 276 MB, ~20 s of CPU) and its passage files (/search/passages and
+ * /search/passage-terms: ~14,000 files, each a new inode and its bytes written again). src/build/bulk-documents.ts
+ * names the keys (episodeDocuments's `place`). Entries no build used this time are removed (prune), so the folder
+ * stays one show's size.
+ *
+ * The bulk-documents worker threads use it, one instance each (src/integration/bulk-documents.ts); the main thread
+ * prunes once both are done.
+ */
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { JobResult, Levels } from './precompress-job.ts';
+import { writeAtomic } from '../content/write-atomic.ts';
+
+interface Entry {
+  path: string;
+  levels: Levels;
+  result: Omit<JobResult, 'file' | 'hit'>;
+}
+
+export class LinkedFiles {
+  readonly #dir: string;
+  readonly #precompressCache: string;
+  readonly #used = new Set<string>();
+  /** Folders of `staging` made so far: an episode's fourteen passage files share two. */
+  readonly #dirs = new Set<string>();
+  /** Files made this time, by URL path: their key and what is known so far of the key's files. */
+  readonly #pending = new Map<string, { index: number; entry: { key: string; entries: Entry[]; files: string[]; left: number } }>();
+
+  constructor(dir: string, precompressCache: string) {
+    this.#dir = dir;
+    this.#precompressCache = precompressCache;
+  }
+
+  /**
+   * Places the files kept under `key` in `staging` at `paths` (URL paths), with their variants, adding their results
+   * to `done`; false when they are not all there (the caller makes them and hands each to keep()).
+   */
+  place(key: string, paths: readonly string[], staging: string, levelsOf: (path: string, bytes: number) => Levels, done: Map<string, JobResult>): boolean {
+    this.#used.add(key);
+    const placed: string[] = [];
+    try {
+      const entries = JSON.parse(readFileSync(join(this.#dir, `${key}.json`), 'utf8')) as Entry[];
+      if (entries.length !== paths.length) throw new Error('stale');
+      const results: Array<[string, JobResult]> = [];
+      paths.forEach((path, i) => {
+        const { levels, result } = entries[i]!;
+        const wanted = levelsOf(path, result.size);
+        if (entries[i]!.path !== path || wanted.br !== levels.br || wanted.gz !== levels.gz) throw new Error('stale');
+        const file = join(staging, path.slice(1));
+        const dir = dirname(file);
+        if (!this.#dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.#dirs.add(dir);
+        linkSync(join(this.#dir, `${key}.${i}`), file);
+        placed.push(file);
+        for (const mark of ['br', 'gz'] as const) {
+          if (!result[mark]) continue;
+          linkSync(join(this.#precompressCache, `${result.key}.${mark}`), `${file}.${mark}`);
+          placed.push(`${file}.${mark}`);
+        }
+        results.push([path, { ...result, file, hit: true }]);
+      });
+      for (const [path, r] of results) done.set(path, r);
+      return true;
+    } catch {
+      // Not cached, or not all of it: the caller makes them. What was linked goes, so that nothing writes through a link.
+      for (const file of placed) rmSync(file, { force: true });
+      const entry = { key, entries: new Array<Entry>(paths.length), files: new Array<string>(paths.length), left: paths.length };
+      paths.forEach((path, index) => this.#pending.set(path, { index, entry }));
+      return false;
+    }
+  }
+
+  /** A file of a key place() did not find, made and compressed this time (runJob's result on `file`): kept for the next build. */
+  keep(path: string, levels: Levels, result: JobResult): void {
+    const pending = this.#pending.get(path);
+    if (!pending) return;
+    this.#pending.delete(path);
+    const { index, entry } = pending;
+    const { file, hit: _hit, ...rest } = result;
+    entry.entries[index] = { path, levels, result: rest };
+    entry.files[index] = file;
+    if (--entry.left > 0) return;
+    const { key, entries, files } = entry;
+    try {
+      mkdirSync(this.#dir, { recursive: true });
+      files.forEach((f, k) => {
+        const target = join(this.#dir, `${key}.${k}`);
+        rmSync(target, { force: true });
+        linkSync(f, target);
+      });
+      // The entry's list last (writeAtomic): an interrupted build leaves no half entry.
+      writeAtomic(join(this.#dir, `${key}.json`), JSON.stringify(entries));
+    } catch {
+      // A cache that cannot be written only costs time.
+    }
+  }
+
+  /** The keys of the entries this instance placed or kept. */
+  used(): string[] {
+    return [...this.#used];
+  }
+
+  /** Removes from `dir` the entries no part of this build used (the union of every instance's used()). */
+  static prune(dir: string, used: ReadonlySet<string>): void {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) if (!used.has(name.split('.')[0]!)) rmSync(join(dir, name), { force: true });
+  }
+}
