@@ -8,6 +8,9 @@
  * costs a Request, a Response stream, a mkdir and a write per file, ~20 s of a 1,000-episode build for these
  * alone, and the search analysis behind them is ~40% of the build's work. Same bytes, same URLs.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
@@ -22,9 +25,6 @@ import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
 import type { LoadedContent } from '../content/load.ts';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 const FLAG = Symbol.for('podcast-listener-service.bulk-documents');
 
@@ -62,9 +62,9 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[st
  * analysis shared with the index through the content cache when the other half runs on another thread, see
  * shareAnalysis). `place(key, paths)`: true when the caller has the files at `paths` kept under `key` (a cache of
  * earlier builds' files: src/integration/linked-files.ts); the key names what the files are made from and the code
- * that makes them, and is given only when the parse cache is configured. `claim()`: the index (into
- * content.episodes) of the next episode to do, shared with other threads doing the same (each index is claimed
- * once; one past the last or more: done); every episode in order without it.
+ * that makes them (for the passage files, only when the parse cache is configured: it is that cache's key too).
+ * `claim()`: the index (into content.episodes) of the next episode to do, shared with other threads doing the same
+ * (each index is claimed once; one past the last or more: done); every episode in order without it.
  */
 export async function* episodeDocuments(
   content: LoadedContent,
@@ -75,7 +75,7 @@ export async function* episodeDocuments(
   const analyse = await episodeAnalyser(language);
   const identity = parseCacheDir() === undefined ? undefined : passageFilesIdentity(language);
   const transcriptsIdentity = options.place && transcriptFilesIdentity();
-  const place = (key: string | undefined, paths: readonly string[]) => key !== undefined && paths.length > 0 && options.place!(key, paths);
+  const place = (key: string | undefined, paths: readonly string[]) => options.place !== undefined && key !== undefined && paths.length > 0 && options.place(key, paths);
   let next = 0;
   const claim = options.claim ?? (() => next++);
   for (let i = claim(); i < content.episodes.length; i = claim()) {
@@ -93,7 +93,7 @@ export async function* episodeDocuments(
     const key = identity && contentKey(identity, JSON.stringify(passages));
     const chunks = Math.ceil(passages.length / PASSAGES_PER_CHUNK);
     const paths = (pattern: string) => Array.from({ length: chunks }, (_, c) => pattern.replace('{id}', String(e.id)).replace('{chunk}', String(c)));
-    if (options.place && place(key, [...paths(PASSAGES_PATH), ...paths(PASSAGE_TERMS_PATH)])) continue;
+    if (place(key, [...paths(PASSAGES_PATH), ...paths(PASSAGE_TERMS_PATH)])) continue;
     const make = (): PassageFileTexts => {
       const { terms, words } = analyse(e.id, passages);
       const files = episodePassageFiles(e.id, passages, terms, words, analyzer);
