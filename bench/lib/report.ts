@@ -138,6 +138,7 @@ function targets(r: BenchResult, all: BenchResult[]): string | undefined {
     const b = base!;
     const pairs: Array<[string, number | undefined, number | undefined]> = [
       ['build', r.build?.ms, b.build?.ms],
+      ['one-episode rebuild', r.rebuild?.ms, b.rebuild?.ms],
       ['first search answered', cold, b.coldStart?.medianToFirstSearchMs],
       ['server RSS', rss, b.serverMemory?.afterLoad?.rss],
       ['search p99', p?.search.p99, b.inProcess?.search.p99],

@@ -104,5 +104,19 @@ describe('report', () => {
     expect(text.startsWith('# Mine\n\nAnalysis before.')).toBe(true);
     expect(text.trimEnd().endsWith('Analysis after.')).toBe(true);
     expect(text.match(/## N = 100 episodes/g)).toHaveLength(1);
+
+    // N = 2,000 beside N = 1,000: each figure also as a ratio to the N = 1,000 one, the rebuild's included.
+    const at = (episodes: number, k: number): BenchResult => ({
+      ...result,
+      episodes,
+      build: { ms: 90_000 * k, cpuMs: 170_000 * k, phases: [], notes: [], routes: [] },
+      rebuild: { ms: 40_000 * k, cpuMs: 70_000 * k, phases: [] },
+    });
+    writeResults(at(1000, 1), dir, md);
+    writeResults(at(2000, 2.1), dir, md);
+    text = readFileSync(md, 'utf8');
+    expect(text).toMatch(/\| N = 2,000 \/ N = 1,000: build \| ≤ 2× \| 2\.10× \| \*\*no\*\* \|/);
+    expect(text).toMatch(/\| N = 2,000 \/ N = 1,000: one-episode rebuild \| ≤ 2× \| 2\.10× \| \*\*no\*\* \|/);
+    expect(text).toMatch(/\| N = 2,000 \/ N = 1,000: first search answered \| ≤ 2× \| 1\.00× \| \*\*yes\*\* \|/);
   });
 });
