@@ -113,6 +113,10 @@ describe("analysePassages: the show's vocabulary kept from one build to the next
     expect(await built(removed)).toEqual({ analysis: await reference(removed), merge: { groups: 3, reused: 3 } });
     expect(await built(edited)).toEqual({ analysis: await reference(edited), merge: { groups: 4, reused: 3 } });
 
+    // A show without any transcript has nothing to merge, with or without a kept vocabulary.
+    expect(await built([])).toEqual({ analysis: { terms: [], passages: [], words: [] }, merge: { groups: 0, reused: 0 } });
+    expect(await reference([])).toEqual({ terms: [], passages: [], words: [] });
+
     writeFileSync(vocabulary(), 'not a vocabulary');
     expect(await built(edited)).toEqual({ analysis: await reference(edited), merge: { groups: 4, reused: 0 } });
   });

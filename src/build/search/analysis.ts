@@ -47,23 +47,15 @@ interface GroupAnalysis {
  */
 export const GROUP_CODEC: Codec<GroupAnalysis> = {
   encode({ terms, words }) {
-    const all = new Int32Array(words.reduce((n, w) => n + w.length, 0));
-    let offset = 0;
-    for (const w of words) {
-      all.set(w, offset);
-      offset += w.length;
-    }
     const termBytes = encodeLines(terms);
-    return framed({ lengths: words.map((w) => w.length), terms: terms.length, termBytes: termBytes.byteLength }, [new Uint8Array(all.buffer), termBytes], 4);
+    return framed({ lengths: words.map((w) => w.length), terms: terms.length, termBytes: termBytes.byteLength }, [joinRuns(words), termBytes], 4);
   },
   decode(stored) {
     const { head, body } = unframed<{ lengths: number[]; terms: number; termBytes: number }>(stored, 4);
     const { lengths, terms: count, termBytes } = head;
     const total = Array.isArray(lengths) ? lengths.reduce((n, l) => n + l, 0) : NaN;
     if (body.byteLength !== 4 * total + termBytes) throw new Error('damaged analysis entry');
-    const all = new Int32Array(body.buffer, body.byteOffset, total);
-    let offset = 0;
-    const words = lengths.map((length) => all.subarray(offset, (offset += length)));
+    const words = splitRuns(body, lengths, total);
     const lines = body.subarray(4 * total);
     if (countLines(lines) !== count) throw new Error('damaged analysis entry');
     let terms: string[] | undefined;
@@ -75,6 +67,24 @@ export const GROUP_CODEC: Codec<GroupAnalysis> = {
     };
   },
 };
+
+/** Runs of integers one after the other, as bytes (a `framed` body part at a multiple of 4). */
+function joinRuns(runs: readonly Int32Array[]): Uint8Array {
+  const all = new Int32Array(runs.reduce((n, r) => n + r.length, 0));
+  let offset = 0;
+  for (const r of runs) {
+    all.set(r, offset);
+    offset += r.length;
+  }
+  return new Uint8Array(all.buffer);
+}
+
+/** joinRuns's runs back from the start of `body` (`total`: the sum of `lengths`), as views into its buffer. */
+function splitRuns(body: Uint8Array, lengths: readonly number[], total: number): Int32Array[] {
+  const all = new Int32Array(body.buffer, body.byteOffset, total);
+  let offset = 0;
+  return lengths.map((length) => all.subarray(offset, (offset += length)));
+}
 
 /** Terms one a line, UTF-8. A term never holds a line break: the tokenizer splits on whitespace. */
 function encodeLines(terms: readonly string[]): Uint8Array {
@@ -176,14 +186,8 @@ const VOCABULARY = 'search-vocabulary';
 
 const VOCABULARY_CODEC: Codec<MergedVocabulary> = {
   encode({ keys, sizes, maps, terms }) {
-    const all = new Int32Array(maps.reduce((n, m) => n + m.length, 0));
-    let offset = 0;
-    for (const m of maps) {
-      all.set(m, offset);
-      offset += m.length;
-    }
     const termBytes = encodeLines(terms);
-    return framed({ keys, sizes, lengths: maps.map((m) => m.length), termBytes: termBytes.byteLength }, [new Uint8Array(all.buffer), termBytes], 4);
+    return framed({ keys, sizes, lengths: maps.map((m) => m.length), termBytes: termBytes.byteLength }, [joinRuns(maps), termBytes], 4);
   },
   decode(stored) {
     const { head, body } = unframed<{ keys: string[]; sizes: number[]; lengths: number[]; termBytes: number }>(stored, 4);
@@ -192,9 +196,7 @@ const VOCABULARY_CODEC: Codec<MergedVocabulary> = {
     if (!Array.isArray(keys) || !Array.isArray(sizes) || keys.length !== lengths.length || sizes.length !== keys.length || body.byteLength !== 4 * total + termBytes) {
       throw new Error('damaged vocabulary');
     }
-    const all = new Int32Array(body.buffer, body.byteOffset, total);
-    let offset = 0;
-    const maps = lengths.map((length) => all.subarray(offset, (offset += length)));
+    const maps = splitRuns(body, lengths, total);
     const terms = decodeLines(body.subarray(4 * total));
     if (terms.length !== (sizes.at(-1) ?? 0)) throw new Error('damaged vocabulary');
     return { keys, sizes, maps, terms };
@@ -213,7 +215,7 @@ function mergeGroups(analysed: readonly KeyedGroup[]): { terms: string[]; maps: 
   const maps = reused ? kept!.maps.slice(0, reused) : [];
   const sizes = reused ? kept!.sizes.slice(0, reused) : [];
   lastMerge = { groups: analysed.length, reused };
-  if (reused === analysed.length && kept!.keys.length === reused) return { terms, maps };
+  if (kept && reused === analysed.length && kept.keys.length === reused) return { terms, maps };
 
   const termIds = new Map<string, number>();
   terms.forEach((t, id) => termIds.set(t, id));
