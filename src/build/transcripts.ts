@@ -40,8 +40,8 @@ export function transcriptFiles(episode: Pick<LoadedEpisode, 'srtFile' | 'hasSrt
 /**
  * Reads a transcript the content model has validated, keeping its line breaks. Its three formats are rendered one
  * after the other, so the last one read is reused when the file has not changed. A build keeps the rendered files
- * by the transcript's bytes (src/integration/transcript-cache.ts); an SRT's blocks come from the content model's
- * parse (srtTranscriptCues).
+ * by the transcript's bytes (src/integration/linked-files.ts, keyed in src/build/bulk-documents.ts); an SRT's
+ * blocks come from the content model's parse (srtTranscriptCues).
  */
 export function readTranscript(source: { path: string; format: 'srt' | 'vtt' }): { text: string; cues: TranscriptCue[] } {
   const raw = readFileSync(source.path, 'utf8');
