@@ -108,9 +108,12 @@ const memory: Map<string, Promise<AnalysedPassages>> = ((globalThis as { [MEMORY
 
 /**
  * Analyses passages, grouped by episode (consecutive passages with the same `episode`), each group cached by its
- * text. The same passages asked twice in one process (the index, then the semantic artifact) share the result.
+ * text. The same passages asked twice in one process (the index, then the semantic artifact) share the result; the
+ * same array asked again is known by its identity, so a caller does not change an array it has asked about.
  */
 export function analysePassages(passages: ReadonlyArray<Pick<Passage, 'cues'> & { episode?: number }>, language: string): Promise<AnalysedPassages> {
+  // The same array asked for again (showPassages): known without hashing every text.
+  if (latest?.passages === passages && latest.language === language) return latest.pending;
   const texts = passages.map((p) => p.cues.map(([, text]) => text).join(' '));
   const hash = createHash('sha1').update(language);
   passages.forEach((p, i) => hash.update(`\0${p.episode ?? ''}\0`).update(texts[i]!));
@@ -122,8 +125,12 @@ export function analysePassages(passages: ReadonlyArray<Pick<Passage, 'cues'> & 
     memory.clear();
     memory.set(memoKey, pending);
   }
+  latest = { passages, language, pending };
   return pending;
 }
+
+/** The latest call's passages (the memo above keeps only the latest analysis too). */
+let latest: { passages: object; language: string; pending: Promise<AnalysedPassages> } | undefined;
 
 async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: string[], language: string): Promise<AnalysedPassages> {
   const groupAnalysis = await analyserFor(language);

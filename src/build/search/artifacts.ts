@@ -8,7 +8,7 @@ import type { LoadedContent, LoadedEpisode } from '../../content/load.ts';
 import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import { SearchPassagesSchema, type SearchPassages } from '../../../contract/schemas/search-passages.ts';
 import { languageKey } from '../../../contract/search/language.ts';
-import { buildPassages, PASSAGE_WINDOW, type PassageWindow } from './passages.ts';
+import { PASSAGE_WINDOW, showPassages, type PassageWindow } from './passages.ts';
 import { FIELD_BOOSTS, type SearchField } from './lunr-index.ts';
 import { buildShardedIndex, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH, type ShardedIndex, type ShardOptions } from './sharded-index.ts';
 
@@ -52,7 +52,7 @@ export async function buildSearchArtifacts(
 ): Promise<SearchArtifacts> {
   const language = languageKey(content.show.language);
   const boosts = options.boosts ?? FIELD_BOOSTS;
-  const passages = buildPassages(content.episodes, options.window ?? PASSAGE_WINDOW);
+  const passages = showPassages(content.episodes, options.window ?? PASSAGE_WINDOW);
   const index = await buildShardedIndex(content.episodes, passages, language, boosts, options);
   const { version, passages: where } = index.top.layout;
   return { ...index, passagesIndex: SearchPassagesSchema.parse({ version, language, boosts, passages: where }) };

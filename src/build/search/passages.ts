@@ -54,6 +54,21 @@ export function buildPassages(
   return passages;
 }
 
+/**
+ * buildPassages of a show's episodes, made once per episodes array and window: the index and the semantic artifact
+ * both start from the show's passages, on one thread of the build (~0.7 s each at 1,000 episodes), and hand the
+ * same array to analysePassages, which then knows it without hashing every text again.
+ */
+export function showPassages(episodes: ReadonlyArray<{ id: number; cues: Cue[] | null }>, window: PassageWindow = PASSAGE_WINDOW): BuiltPassage[] {
+  let byWindow = made.get(episodes);
+  if (!byWindow) made.set(episodes, (byWindow = new Map()));
+  let passages = byWindow.get(window);
+  if (!passages) byWindow.set(window, (passages = buildPassages([...episodes], window)));
+  return passages;
+}
+
+const made = new WeakMap<object, Map<PassageWindow, BuiltPassage[]>>();
+
 function toPassage(episode: number, cues: Cue[]): BuiltPassage {
   return {
     episode,

@@ -26,7 +26,7 @@ import type { Passage } from '../../../contract/schemas/search-passages.ts';
 import { GENERIC_MIN, type SemanticData } from '../../../contract/search/semantic.ts';
 import type { LoadedContent } from '../../content/load.ts';
 import { languageKey } from '../../../contract/search/language.ts';
-import { buildPassages } from './passages.ts';
+import { showPassages } from './passages.ts';
 import { analysePassages, type AnalysedPassages } from './analysis.ts';
 
 const cache = new WeakMap<object, Promise<SemanticData>>();
@@ -41,7 +41,7 @@ export function semanticArtifact(content: Pick<LoadedContent, 'show' | 'episodes
   if (!pending) {
     pending = buildSemantic({
       language: languageKey(content.show.language),
-      passages: buildPassages(content.episodes),
+      passages: showPassages(content.episodes),
       episodeTexts: episodeTexts(content.episodes),
     }, options);
     if (cacheable) cache.set(content, pending);
