@@ -8,9 +8,7 @@
  * costs a Request, a Response stream, a mkdir and a write per file, ~20 s of a 1,000-episode build for these
  * alone, and the search analysis behind them is ~40% of the build's work. Same bytes, same URLs.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
@@ -107,22 +105,16 @@ export async function* episodeDocuments(
   }
 }
 
-/** Bump when the published transcripts change in a way the sources below do not show (e.g. a dependency). */
-const TRANSCRIPT_FILES_VERSION = 1;
-
-/** The modules whose code decides a published transcript's bytes. */
-const TRANSCRIPT_SOURCES = ['./transcripts.ts', '../content/srt.ts', '../content/vtt.ts', '../components/transcript.ts'];
-
-/** What decides an episode's published transcripts besides its transcript's format and bytes: the code above. */
+/**
+ * What decides an episode's published transcripts besides its transcript's format and bytes: the modules that
+ * render the three formats and the SRT parser they read cues with.
+ */
 function transcriptFilesIdentity(): string | undefined {
-  try {
-    const hash = createHash('sha1').update(`transcript-files\0${TRANSCRIPT_FILES_VERSION}`);
-    for (const source of TRANSCRIPT_SOURCES) hash.update('\0').update(readFileSync(fileURLToPath(new URL(source, import.meta.url))));
-    return hash.digest('hex');
-  } catch {
-    // Bundled elsewhere (the sources are not beside it): made every time.
-    return undefined;
-  }
+  const code = codeIdentity(
+    ['./transcripts.ts', '../content/srt.ts', '../content/vtt.ts', '../components/transcript.ts'].map((m) => new URL(m, import.meta.url)),
+    ['srt-parser-2'],
+  );
+  return code && `transcript-files\0${code}`;
 }
 
 /** An episode's passage files as published: each chunk's and each chunk analysis's JSON text. */

@@ -6,26 +6,30 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
 /**
- * `folders`: URLs of source folders (their .ts modules, tests excepted, read in name order); `packages`: names whose
- * package.json version counts. Undefined when a folder cannot be read (e.g. this module bundled elsewhere): the
- * caller then computes instead of caching.
+ * `sources`: URLs of source folders (their .ts modules, tests excepted, read in name order) or of single .ts modules;
+ * `packages`: names whose package.json version counts. Undefined when a source cannot be read (e.g. this module
+ * bundled elsewhere): the caller then computes instead of caching.
  */
-export function codeIdentity(folders: readonly URL[], packages: readonly string[] = []): string | undefined {
+export function codeIdentity(sources: readonly URL[], packages: readonly string[] = []): string | undefined {
   const hash = createHash('sha1');
   try {
-    for (const folder of folders) {
-      const dir = fileURLToPath(folder);
-      const modules = readdirSync(dir)
+    for (const source of sources) {
+      const path = fileURLToPath(source);
+      if (path.endsWith('.ts')) {
+        hash.update(`\0${basename(path)}\0`).update(readFileSync(path));
+        continue;
+      }
+      const modules = readdirSync(path)
         .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
         .sort();
       if (!modules.length) return undefined;
-      for (const name of modules) hash.update(`\0${name}\0`).update(readFileSync(join(dir, name)));
+      for (const name of modules) hash.update(`\0${name}\0`).update(readFileSync(join(path, name)));
     }
     for (const name of packages) hash.update(`\0${name}@${(require(`${name}/package.json`) as { version: string }).version}`);
   } catch {
