@@ -91,7 +91,9 @@ export async function* episodeDocuments(
     const key = identity && contentKey(identity, JSON.stringify(passages));
     const chunks = Math.ceil(passages.length / PASSAGES_PER_CHUNK);
     const paths = (pattern: string) => Array.from({ length: chunks }, (_, c) => pattern.replace('{id}', String(e.id)).replace('{chunk}', String(c)));
-    if (place(key, [...paths(PASSAGES_PATH), ...paths(PASSAGE_TERMS_PATH)])) continue;
+    const chunkPaths = paths(PASSAGES_PATH);
+    const termPaths = paths(PASSAGE_TERMS_PATH);
+    if (place(key, [...chunkPaths, ...termPaths])) continue;
     const make = (): PassageFileTexts => {
       const { terms, words } = analyse(e.id, passages);
       const files = episodePassageFiles(e.id, passages, terms, words, analyzer);
@@ -100,8 +102,10 @@ export async function* episodeDocuments(
     // A rebuild takes an unchanged episode's files from a cache (~15 s of CPU at 1,000 episodes): the caller's linked
     // files when it keeps them (place), else the parse cache; not both, which kept every passage file twice.
     const files = key && !options.place ? cachedBytesByKey(key, make, PASSAGE_FILES_CODEC) : make();
-    for (let c = 0; c < files.chunks.length; c++) yield [PASSAGES_PATH.replace('{id}', String(e.id)).replace('{chunk}', String(c)), files.chunks[c]!];
-    for (let c = 0; c < files.terms.length; c++) yield [PASSAGE_TERMS_PATH.replace('{id}', String(e.id)).replace('{chunk}', String(c)), files.terms[c]!];
+    // episodePassageFiles cuts the chunks by PASSAGES_PER_CHUNK too: one path a chunk.
+    if (files.chunks.length !== chunks || files.terms.length !== chunks) throw new Error(`episode ${e.id}: ${files.chunks.length} passage chunks, ${chunks} expected`);
+    for (let c = 0; c < chunks; c++) yield [chunkPaths[c]!, files.chunks[c]!];
+    for (let c = 0; c < chunks; c++) yield [termPaths[c]!, files.terms[c]!];
   }
 }
 
