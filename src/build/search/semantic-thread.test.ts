@@ -1,5 +1,8 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configureParseCache, parseCacheUsage } from '../../content/parse-cache.ts';
 import { loadContentOrThrow } from '../../content/load.ts';
 import { searchDocuments } from '../bulk-documents.ts';
 import { semanticArtifact } from './semantic.ts';
@@ -32,5 +35,23 @@ describe('the semantic artifact on a thread of its own', () => {
     const thread = await semanticOnThread(content);
     await thread.stop();
     await expect(thread.result).rejects.toThrow(/exited/);
+  });
+
+  it('keeps WordNet’s part in the build’s cache, and tells the calling thread it used it (so it is not pruned)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'semantic-thread-cache-'));
+    configureParseCache(dir);
+    try {
+      const thread = await semanticOnThread(content);
+      const made = await thread.result;
+      await thread.stop();
+      const entries = readdirSync(dir).filter((name) => name.endsWith('.json'));
+      expect(entries).toHaveLength(1);
+      expect(parseCacheUsage().used).toContain(entries[0]!.split('.')[0]);
+      configureParseCache(undefined);
+      expect(made).toEqual(await semanticArtifact(content));
+    } finally {
+      configureParseCache(undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,7 @@ import { analysePassages } from './analysis.ts';
 import { showPassages } from './passages.ts';
 import { episodeTexts } from './semantic.ts';
 import { reportOf } from '../thread-report.ts';
+import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from '../../content/parse-cache.ts';
 
 /** What semantic-worker.ts is given. */
 export interface SemanticWorkerData {
@@ -21,6 +22,14 @@ export interface SemanticWorkerData {
   /** Every passage's term ids one after the other (over a SharedArrayBuffer); passage i is ids[offsets[i], offsets[i + 1]). */
   ids: Int32Array;
   offsets: Int32Array;
+  /** The build's cache folder (parse-cache.ts), where WordNet's part of the artifact is kept between builds. */
+  parseCache?: string;
+}
+
+/** What semantic-worker.ts reports: the artifact, and what it used of the cache (for pruneParseCache). */
+export interface SemanticWorkerReport {
+  data: SemanticData;
+  cache: ParseCacheUsage;
 }
 
 export interface SemanticThread {
@@ -38,9 +47,12 @@ export async function semanticOnThread(content: Pick<LoadedContent, 'show' | 'ep
   passages.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
   const ids = new Int32Array(new SharedArrayBuffer(4 * offsets[passages.length]!));
   passages.forEach((p, i) => ids.set(p, offsets[i]));
-  const workerData: SemanticWorkerData = { language, episodeTexts: episodeTexts(content.episodes), terms, ids, offsets };
+  const workerData: SemanticWorkerData = { language, episodeTexts: episodeTexts(content.episodes), terms, ids, offsets, parseCache: parseCacheDir() };
   const worker = new Worker(new URL('./semantic-worker.ts', import.meta.url), { workerData });
-  const result = reportOf<SemanticData>(worker, 'semantic artifact');
+  const result = reportOf<SemanticWorkerReport>(worker, 'semantic artifact').then((report) => {
+    addParseCacheUsage(report.cache);
+    return report.data;
+  });
   // A caller that stops early may never await it.
   result.catch(() => {});
   return { result, stop: async () => void (await worker.terminate()) };

