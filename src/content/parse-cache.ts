@@ -32,6 +32,11 @@ function state(): State {
   return (g[STATE] ??= { used: new Set(), hits: 0, misses: 0 });
 }
 
+/** The folder of this cache under Astro's cacheDir (every thread of a build that configures it names the same). */
+export function parseCacheFolder(astroCacheDir: string): string {
+  return join(astroCacheDir, 'episodes');
+}
+
 /** Where parsed transcripts are kept (undefined: not kept). */
 export function configureParseCache(dir: string | undefined): void {
   state().dir = dir;

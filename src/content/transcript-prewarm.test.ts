@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContent, type LoadResult } from './load.ts';
 import { configureParseCache, type ParseCacheUsage } from './parse-cache.ts';
-import { prewarmTranscripts } from './transcript-prewarm.ts';
+import { prewarmTranscripts, transcriptClaims } from './transcript-prewarm.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../content');
 const TRANSCRIPTS = join(SAMPLE, 'transcripts');
@@ -71,5 +71,30 @@ describe('transcript prewarm', () => {
     expect(loaded.hits).toBe(transcripts.length);
     // The helper went through every transcript (it waited for it) and read none of the kept entries back.
     expect(loaded.helper).toMatchObject({ hits: 0, misses: 0 });
+  });
+
+  it('are claimed once per build: threads loading side by side with the same claims parse each transcript once', async () => {
+    const cacheDir = folder();
+    configureParseCache(cacheDir);
+    const claims = transcriptClaims(TRANSCRIPTS)!;
+    // The same claims for the same folders (the content check's helper takes the bulk documents' threads' ones).
+    expect(transcriptClaims(TRANSCRIPTS)).toBe(claims);
+    expect(claims.files).toHaveLength(transcripts.length);
+    const start = new Int32Array(new SharedArrayBuffer(4));
+    const load = () =>
+      new Promise<LoadResult & { misses: number; hits: number }>((resolve, reject) => {
+        const worker = new Worker(new URL('./transcript-claims.test-worker.ts', import.meta.url), { workerData: { sample: SAMPLE, cacheDir, claims, start } });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+    const [a, b] = await Promise.all([load(), load()]);
+    for (const loaded of [a, b]) expect({ content: loaded.content, errors: loaded.errors }).toEqual(plain);
+    // Each entry made by one of them; the other read that transcript's cues back.
+    expect(a.misses + b.misses).toBe(entries);
+    expect(a.hits + b.hits).toBe(transcripts.length);
+    expect(readdirSync(cacheDir)).toHaveLength(entries);
+    // Another cache folder: claims of its own (a flag means "kept in this folder").
+    configureParseCache(folder());
+    expect(transcriptClaims(TRANSCRIPTS)).not.toBe(claims);
   });
 });

@@ -38,21 +38,53 @@ export interface Prewarm {
   stopped: Promise<void>;
 }
 
-/** Starts the helper over the transcript files of `transcriptsDir`; undefined when it would not pay (see above). */
-export function prewarmTranscripts(transcriptsDir: string, minTranscripts = PREWARM_MIN_TRANSCRIPTS): Prewarm | undefined {
+/** The transcript files of a show and one claim flag each (SharedClaims), to hand to another thread. */
+export interface TranscriptClaims {
+  files: string[];
+  flags: Int32Array;
+}
+
+const CLAIMS = Symbol.for('podcast-listener-service.transcript-claim-flags');
+
+/**
+ * The claims on the transcripts of `transcriptsDir` for this build, made by the first thread to ask: the content
+ * check's load and its helper, and the bulk documents' threads (started before it, each loading the content too).
+ * Every thread that holds them (useTranscriptClaims) parses a transcript only if no other has, or is at it.
+ * Undefined without a cache folder (a claimed parse is shared through it) or transcripts.
+ */
+export function transcriptClaims(transcriptsDir: string): TranscriptClaims | undefined {
   const cacheDir = parseCacheDir();
   if (!cacheDir) return undefined;
+  // A flag says "kept in this cache folder": claims are per folder and transcripts folder.
+  const key = `${cacheDir}\0${transcriptsDir}`;
+  const g = globalThis as { [CLAIMS]?: TranscriptClaims & { key: string } };
+  if (g[CLAIMS]?.key === key) return g[CLAIMS];
   let names: string[];
   try {
     names = readdirSync(transcriptsDir).filter((n) => /\.(srt|vtt)$/.test(n)).sort();
   } catch {
     return undefined;
   }
-  if (names.length < minTranscripts) return undefined;
+  if (!names.length) return undefined;
   const files = names.map((n) => join(transcriptsDir, n));
-  const flags = new Int32Array(new SharedArrayBuffer(4 * files.length));
+  g[CLAIMS] = { key, files, flags: new Int32Array(new SharedArrayBuffer(4 * files.length)) };
+  return g[CLAIMS];
+}
+
+/** This thread's transcript parses (claimedTranscript) take part in `claims` from now on; undefined: they no longer do. */
+export function useTranscriptClaims(claims: TranscriptClaims | undefined): void {
+  if (claims) (globalThis as Holder)[SHARED] = new SharedClaims(claims.flags, claims.files);
+  else delete (globalThis as Holder)[SHARED];
+}
+
+/** Starts the helper over the transcript files of `transcriptsDir`; undefined when it would not pay (see above). */
+export function prewarmTranscripts(transcriptsDir: string, minTranscripts = PREWARM_MIN_TRANSCRIPTS): Prewarm | undefined {
+  const cacheDir = parseCacheDir();
+  const claims = cacheDir ? transcriptClaims(transcriptsDir) : undefined;
+  if (!cacheDir || !claims || claims.files.length < minTranscripts) return undefined;
+  const { files, flags } = claims;
   const stop = new Int32Array(new SharedArrayBuffer(4));
-  (globalThis as Holder)[SHARED] = new SharedClaims(flags, files);
+  useTranscriptClaims(claims);
   const worker = new Worker(new URL('./transcript-prewarm-worker.ts', import.meta.url), { workerData: { files, flags, stop, cacheDir } });
   // A helper that fails has released its claims (SharedClaims.tryRun); the main thread parses what is left.
   const report = new Promise<ParseCacheUsage | undefined>((resolve) => {
@@ -63,7 +95,7 @@ export function prewarmTranscripts(transcriptsDir: string, minTranscripts = PREW
   return {
     async finish() {
       Atomics.store(stop, 0, 1);
-      delete (globalThis as Holder)[SHARED];
+      useTranscriptClaims(undefined);
       const usage = await report;
       // Its entries count as used only where a thread of the build reads them (an unreferenced file's are pruned).
       if (usage) addParseCacheUsage({ used: [], hits: 0, misses: usage.misses });

@@ -6,14 +6,20 @@
 import { workerData } from 'node:worker_threads';
 import { configureParseCache, parseCacheUsage } from '../content/parse-cache.ts';
 import { shareAnalysis } from '../build/search/analysis.ts';
+import { getContent } from '../content/site.ts';
+import { useTranscriptClaims } from '../content/transcript-prewarm.ts';
 import { reportToParent } from '../build/thread-report.ts';
 import { produce, type Part, type WorkerReport, type WorkerSetup } from './bulk-documents.ts';
 
-const { part, parseCache, claims, episodes, ...setup } = workerData as WorkerSetup & { part: Part; parseCache?: string };
+const { part, parseCache, claims, transcripts, ...setup } = workerData as WorkerSetup & { part: Part; parseCache?: string };
 configureParseCache(parseCache);
-// The episodes' analysis is shared through the cache folder: without one each part would do it (see shareAnalysis).
-if (parseCache) shareAnalysis(claims, episodes);
+// This thread may load the content while the main thread does (see bulk-documents.ts): a transcript is parsed once.
+useTranscriptClaims(transcripts);
 await reportToParent(async (): Promise<WorkerReport> => {
+  const { episodes } = getContent();
+  useTranscriptClaims(undefined);
+  // The episodes' analysis is shared through the cache folder: without one each part would do it (see shareAnalysis).
+  if (parseCache) shareAnalysis(claims, episodes.slice(0, claims.length).map((e) => e.id));
   const produced = await produce(part, setup);
   return { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage(), linked: produced.linked };
 });

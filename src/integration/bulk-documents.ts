@@ -2,18 +2,18 @@
  * Build step: the bulk documents (src/build/bulk-documents.ts: transcripts, chapters, the search index's top,
  * shards and passages, the semantic artifact; two thirds of a large show's files, most of its bytes and the
  * search analysis behind them), written from the same content the pages are built from and compressed, on two
- * worker threads (bulk-documents-worker.ts, one per Part) from astro:config:done on, while Astro syncs, bundles and
+ * worker threads (bulk-documents-worker.ts, one per Part) from astro:config:setup on, while Astro syncs, bundles and
  * prerenders the pages on the main thread, which then compresses its pages: three streams of work on two cores,
  * none of them alone the critical path (one worker thread was: ~80 s of an 84 s build at 1,000 episodes, 15 s of
- * it waiting on writes awaited one by one). Each worker reads the content again (src/content/site.ts; the parsed
- * transcripts come from the content-hash cache the content check has just filled), writes into a staging folder
+ * it waiting on writes awaited one by one). Each worker reads the content again (src/content/site.ts; a transcript
+ * is parsed by whichever thread comes to it first, the others read it from the content cache), writes into a staging folder
  * beside Astro's cache and compresses each file as it comes; the search part hands its compression and the
  * semantic artifact each to a thread of its own, as its work comes last, when the other threads are done. Once
  * precompress has compressed Astro's pages (astro:build:done) they are moved into the output with their .br/.gz,
  * and precompress takes them as done; the content check's cache upkeep comes after both (see astro.config.mjs).
  * Their routes list no paths in a build with this integration.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,8 @@ import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
 import { episodeDocuments, searchDocuments, setBulkDocumentsWrittenByIntegration } from '../build/bulk-documents.ts';
 import { getContent } from '../content/site.ts';
-import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from '../content/parse-cache.ts';
+import { addParseCacheUsage, configureParseCache, parseCacheDir, parseCacheFolder, type ParseCacheUsage } from '../content/parse-cache.ts';
+import { transcriptClaims, type TranscriptClaims } from '../content/transcript-prewarm.ts';
 import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.ts';
 import { runJob, type Job, type JobResult } from './precompress-job.ts';
 import { LinkedFiles } from './linked-files.ts';
@@ -61,19 +62,20 @@ export function bulkDocumentsIntegration(): AstroIntegration {
   return {
     name: 'bulk-documents',
     hooks: {
-      'astro:config:setup': ({ command }) => {
+      // Started at once, before the content check loads the content on this thread: each worker thread loads it
+      // too (site.ts), and until Astro renders its first page the main thread works alone (loading the content,
+      // syncing it, generating types, bundling), seconds in which the second core would otherwise idle (a rebuild
+      // at 1,000 episodes: ~3 s of loading on each thread, from the content cache). The transcripts are parsed
+      // once whichever thread comes to them first (transcriptClaims); content with mistakes stops the build in the
+      // content check, and these threads with it.
+      'astro:config:setup': ({ command, config }) => {
         building = command === 'build';
-        if (building) setBulkDocumentsWrittenByIntegration(true);
-      },
-      // Started as soon as the content is loaded (the content check's astro:config:setup) and the cache folder
-      // known: from here to the first page rendered, Astro works on the main thread alone (syncing content,
-      // generating types, collecting the pages, emptying the output folder), seconds in which the second core
-      // would otherwise idle.
-      'astro:config:done': ({ config }) => {
         if (!building) return;
+        setBulkDocumentsWrittenByIntegration(true);
         const cacheRoot = fileURLToPath(config.cacheDir);
+        configureParseCache(parseCacheFolder(cacheRoot));
         staging = join(cacheRoot, `bulk-documents-${process.pid}`);
-        background = inWorkers(staging, join(cacheRoot, 'precompress'));
+        background = inWorkers(staging, join(cacheRoot, 'precompress'), process.env.CONTENT_DIR || 'content');
         // Surfaced at astro:build:done; an unhandled rejection before then would end the process.
         background.catch(() => {});
       },
@@ -104,17 +106,27 @@ export function bulkDocumentsIntegration(): AstroIntegration {
  * thread's. The threads are started before this returns: Astro goes on synchronously for seconds, and threads
  * started after an await would wait for all of it.
  */
-function inWorkers(staging: string, precompressCache: string): Promise<Produced> {
+function inWorkers(staging: string, precompressCache: string, contentDir: string): Promise<Produced> {
   rmSync(staging, { recursive: true, force: true });
-  const episodes = getContent().episodes.map((e) => e.id);
-  const claims = new Int32Array(new SharedArrayBuffer(4 * episodes.length));
+  // One analysis claim per episode file: each thread numbers the episodes it loads the same way (shareAnalysis).
+  const episodeFiles = episodeFileCount(contentDir);
+  const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, episodeFiles)));
   // The next episode whose documents are to be made: the search part joins in once its own documents are written.
   const next = new Int32Array(new SharedArrayBuffer(4));
   const linkedFiles = join(dirname(precompressCache), 'linked-files');
   // Where builds before the passage files were linked kept the transcripts alone: nothing reads it now.
   rmSync(join(dirname(precompressCache), 'transcripts'), { recursive: true, force: true });
-  const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, linkedFiles, claims, episodes, next }));
+  const transcripts = transcriptClaims(join(contentDir, 'transcripts'));
+  const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, linkedFiles, claims, next, transcripts }));
   return gathered(running, linkedFiles);
+}
+
+function episodeFileCount(contentDir: string): number {
+  try {
+    return readdirSync(join(contentDir, 'episodes')).filter((name) => name.endsWith('.md')).length;
+  } catch {
+    return 0;
+  }
 }
 
 async function gathered(running: Array<Promise<Produced>>, linkedFiles: string): Promise<Produced> {
@@ -141,9 +153,10 @@ export interface WorkerSetup {
   precompressCache: string;
   /** The folder of LinkedFiles: earlier builds' per-episode files, by key. */
   linkedFiles: string;
-  /** One flag per episode of `episodes`: who analyses it (shareAnalysis). */
+  /** One flag per episode (at least as many as the content has): who analyses it (shareAnalysis). */
   claims: Int32Array;
-  episodes: number[];
+  /** The build's claims on the transcripts (transcriptClaims), when it has them. */
+  transcripts?: TranscriptClaims;
   /** One counter: the next episode (index into the content's episodes) whose documents are to be made. */
   next: Int32Array;
 }

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { configureParseCache, parseCacheStats, pruneParseCache } from '../content/parse-cache.ts';
+import { configureParseCache, parseCacheFolder, parseCacheStats, pruneParseCache } from '../content/parse-cache.ts';
 import { formatProblems } from '../content/report.ts';
 import { loadSharedContent } from '../content/site.ts';
 import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
@@ -20,7 +20,7 @@ export function contentCheck(): AstroIntegration {
         if (command !== 'build' && command !== 'dev') return;
         // Parsed transcripts and search analysis are kept by content hash beside Astro's own cache (src/content/parse-cache.ts), and
         // the content read here is the one the pages get (src/content/site.ts): one read per build.
-        configureParseCache(join(fileURLToPath(config.cacheDir), 'episodes'));
+        configureParseCache(parseCacheFolder(fileURLToPath(config.cacheDir)));
         const dir = process.env.CONTENT_DIR || 'content';
         // A large show's transcripts are parsed on two threads (src/content/transcript-prewarm.ts).
         const prewarm = command === 'build' ? prewarmTranscripts(join(dir, 'transcripts')) : undefined;
