@@ -5,10 +5,15 @@ import { ContentError, loadContent, type LoadedContent, type LoadResult } from '
 
 let cached: LoadedContent | undefined;
 
+/** The folder the build reads the content from: CONTENT_DIR, else content/ (relative to where it runs). */
+export function contentDir(): string {
+  return process.env.CONTENT_DIR || 'content';
+}
+
 /** The validated content, read once per build process (every page and document shares it). */
 export function getContent(): LoadedContent {
   if (!cached) {
-    const { content, errors } = loadSharedContent(process.env.CONTENT_DIR || 'content');
+    const { content, errors } = loadSharedContent(contentDir());
     if (!content) throw new ContentError(errors);
     cached = content;
   }

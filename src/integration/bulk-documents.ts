@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
 import { episodeDocuments, searchDocuments, setBulkDocumentsWrittenByIntegration } from '../build/bulk-documents.ts';
-import { getContent } from '../content/site.ts';
+import { contentDir, getContent } from '../content/site.ts';
 import { addParseCacheUsage, configureParseCache, parseCacheDir, parseCacheFolder, type ParseCacheUsage } from '../content/parse-cache.ts';
 import { transcriptClaims, type TranscriptClaims } from '../content/transcript-prewarm.ts';
 import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.ts';
@@ -75,7 +75,7 @@ export function bulkDocumentsIntegration(): AstroIntegration {
         const cacheRoot = fileURLToPath(config.cacheDir);
         configureParseCache(parseCacheFolder(cacheRoot));
         staging = join(cacheRoot, `bulk-documents-${process.pid}`);
-        background = inWorkers(staging, join(cacheRoot, 'precompress'), process.env.CONTENT_DIR || 'content');
+        background = inWorkers(staging, join(cacheRoot, 'precompress'), contentDir());
         // Surfaced at astro:build:done; an unhandled rejection before then would end the process.
         background.catch(() => {});
       },
@@ -169,8 +169,9 @@ async function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
   try {
     report = await reportOf<WorkerReport>(worker, `bulk documents (${part})`);
   } catch (e) {
-    // The other thread may be waiting for an episode this one had claimed: release every claim.
+    // Another thread may be waiting for an episode or a transcript this one had claimed: release every claim.
     releaseAll(setup.claims);
+    if (setup.transcripts) releaseAll(setup.transcripts.flags);
     throw e;
   }
   addParseCacheUsage(report.cache);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { configureParseCache, parseCacheFolder, parseCacheStats, pruneParseCache } from '../content/parse-cache.ts';
 import { formatProblems } from '../content/report.ts';
-import { loadSharedContent } from '../content/site.ts';
+import { contentDir, loadSharedContent } from '../content/site.ts';
 import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
 
 export function contentCheck(): AstroIntegration {
@@ -21,7 +21,7 @@ export function contentCheck(): AstroIntegration {
         // Parsed transcripts and search analysis are kept by content hash beside Astro's own cache (src/content/parse-cache.ts), and
         // the content read here is the one the pages get (src/content/site.ts): one read per build.
         configureParseCache(parseCacheFolder(fileURLToPath(config.cacheDir)));
-        const dir = process.env.CONTENT_DIR || 'content';
+        const dir = contentDir();
         // A large show's transcripts are parsed on two threads (src/content/transcript-prewarm.ts).
         const prewarm = command === 'build' ? prewarmTranscripts(join(dir, 'transcripts')) : undefined;
         let loaded: ReturnType<typeof loadSharedContent>;

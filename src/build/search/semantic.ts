@@ -216,16 +216,19 @@ export async function semanticFromAnalysis(input: SemanticAnalysisInput, options
  * What an English show's artifact takes from WordNet, made before the show is known: for every lemma's stem, the
  * stems it relates to (synonyms, derived forms, similar, broader and narrower words of its first `maxSenses`
  * senses) with the best weight over its lemmas; and `generic`. The show then keeps only its own informative terms
- * of them. It is the same for every show and build of this code, and was most of the artifact's time (~5 s of a
- * thread at 1,000 episodes: reading WordNet, stemming its words): kept in the build's cache (parse-cache.ts) by
- * the code, the packages and the options that make it.
+ * of them.
  */
-export interface EnglishRelations {
+interface EnglishRelations {
   /** stem → [term, weight, term, weight, ...]; every term at least 3 characters long and not the stem itself. */
   related: Record<string, Array<string | number>>;
   generic: Record<string, number>;
 }
 
+/**
+ * EnglishRelations, the same for every show and build of this code: most of the artifact's time when it was made
+ * anew (~2.5 s of its thread at 1,000 episodes: reading WordNet, parsing synsets, stemming their words), so kept in
+ * the build's cache (parse-cache.ts) by the code, the packages and the options that make it.
+ */
 function englishRelations(analyzer: Analyzer, o: typeof DEFAULTS, w: typeof RELATION_WEIGHTS): EnglishRelations {
   const compute = () => computeEnglishRelations(analyzer, o, w);
   const code = codeIdentity(
