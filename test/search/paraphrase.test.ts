@@ -163,6 +163,15 @@
  * in the passage): k 3, m 8, w 0.3 / 1 / 2: 0.648 / 0.641 / 0.641 (overall 0.683 / 0.663 / 0.654); k 2-5, m 4-16, at
  * least 2 or 3 seeds, w 0.2 / 0.5: 0.648 everywhere. The seeds' shared words are the episode's topic and its speakers'
  * names (tide, shore, maya, fiona), which the right passage and its rivals hold alike.
+ *
+ * Sixteenth session, tried and not kept: BM25's own parameters for the moment choice (allCandidates: every passage
+ * of the leading episodes scored as idf x boost x tf / (k1 (1 - b + b length / average) + tf), in place of the
+ * shards' scores made with k1 1.2, b 0.75; at k1 1.2, b 0.75 this reproduces every figure). Moment MRR tune / held
+ * out / fresh / speakers' words, baseline 0.664 / 0.505 / 0.591 / 1.000: k1 0.3 0.635 / 0.505 / 0.538 / 1.000, 0.6
+ * 0.654 / 0.505 / 0.557 / 1.000, 2 0.652 / 0.505 / 0.586 / 1.000; b 0.3 0.664 / 0.536 / 0.553 / 1.000, 0.5 0.664 /
+ * 0.536 / 0.591 / 1.000 (overall 0.700), 1.0 0.664 / 0.505 / 0.591 / 1.000. Tune does not move with b, so it gives
+ * no reason to leave 0.75; b 0.5 would be chosen by the held-out third (one question), which is what it must not
+ * choose.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
