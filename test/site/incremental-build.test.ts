@@ -17,19 +17,6 @@ afterAll(() => {
   for (const undo of cleanup.reverse()) undo();
 });
 
-/** Every HTML page of a build's client folder, by path. */
-function pages(distDir: string): Map<string, Buffer> {
-  const client = join(distDir, 'client');
-  const out = new Map<string, Buffer>();
-  for (const entry of readdirSync(client, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith('.html')) {
-      const file = join(entry.parentPath, entry.name);
-      out.set(`/${relative(client, file)}`, readFileSync(file));
-    }
-  }
-  return out;
-}
-
 /** Every file of a build's client folder, by path, but those stamped with the time of the build. */
 function published(distDir: string): Map<string, Buffer> {
   const client = join(distDir, 'client');
@@ -42,6 +29,11 @@ function published(distDir: string): Map<string, Buffer> {
     if (!stamped.test(path)) out.set(path, readFileSync(file));
   }
   return out;
+}
+
+/** The HTML pages among published files (none of them is stamped). */
+function pages(files: Map<string, Buffer>): Map<string, Buffer> {
+  return new Map([...files].filter(([path]) => path.endsWith('.html')));
 }
 
 /** The inode of every file in a folder, recursively. */
@@ -99,13 +91,13 @@ describe('a rebuild after adding an episode', () => {
     again = await buildSite({ name: 'incremental', env: { CONTENT_DIR: content, ASTRO_CACHE_DIR: cache }, output });
     cleanup.push(() => removeBuild(again));
     log = output.join('');
-    rebuilt = pages(again);
     rebuiltFiles = published(again);
+    rebuilt = pages(rebuiltFiles);
 
     const fresh = await buildSite({ name: 'incremental-scratch', env: { CONTENT_DIR: content } });
     cleanup.push(() => removeBuild(fresh));
-    scratch = pages(fresh);
     scratchFiles = published(fresh);
+    scratch = pages(scratchFiles);
   }, 300_000);
 
   it('copies the pages the new episode leaves alone and renders the ones it changes', () => {
