@@ -80,7 +80,7 @@ export function useTranscriptClaims(claims: TranscriptClaims | undefined): void 
 /** Starts the helper over the transcript files of `transcriptsDir`; undefined when it would not pay (see above). */
 export function prewarmTranscripts(transcriptsDir: string, minTranscripts = PREWARM_MIN_TRANSCRIPTS): Prewarm | undefined {
   const cacheDir = parseCacheDir();
-  const claims = cacheDir ? transcriptClaims(transcriptsDir) : undefined;
+  const claims = transcriptClaims(transcriptsDir);
   if (!cacheDir || !claims || claims.files.length < minTranscripts) return undefined;
   const { files, flags } = claims;
   const stop = new Int32Array(new SharedArrayBuffer(4));

@@ -106,24 +106,24 @@ export function bulkDocumentsIntegration(): AstroIntegration {
  * thread's. The threads are started before this returns: Astro goes on synchronously for seconds, and threads
  * started after an await would wait for all of it.
  */
-function inWorkers(staging: string, precompressCache: string, contentDir: string): Promise<Produced> {
+function inWorkers(staging: string, precompressCache: string, contentFolder: string): Promise<Produced> {
   rmSync(staging, { recursive: true, force: true });
   // One analysis claim per episode file: each thread numbers the episodes it loads the same way (shareAnalysis).
-  const episodeFiles = episodeFileCount(contentDir);
+  const episodeFiles = episodeFileCount(contentFolder);
   const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, episodeFiles)));
   // The next episode whose documents are to be made: the search part joins in once its own documents are written.
   const next = new Int32Array(new SharedArrayBuffer(4));
   const linkedFiles = join(dirname(precompressCache), 'linked-files');
   // Where builds before the passage files were linked kept the transcripts alone: nothing reads it now.
   rmSync(join(dirname(precompressCache), 'transcripts'), { recursive: true, force: true });
-  const transcripts = transcriptClaims(join(contentDir, 'transcripts'));
+  const transcripts = transcriptClaims(join(contentFolder, 'transcripts'));
   const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, linkedFiles, claims, next, transcripts }));
   return gathered(running, linkedFiles);
 }
 
-function episodeFileCount(contentDir: string): number {
+function episodeFileCount(contentFolder: string): number {
   try {
-    return readdirSync(join(contentDir, 'episodes')).filter((name) => name.endsWith('.md')).length;
+    return readdirSync(join(contentFolder, 'episodes')).filter((name) => name.endsWith('.md')).length;
   } catch {
     return 0;
   }
