@@ -2,7 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync, utimesSync, cpSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedParse, configureParseCache, framed, parseCacheStats, pruneParseCache, unframed } from './parse-cache.ts';
+import {
+  addParseCacheUsage, cachedParse, configureParseCache, framed, parseCacheStats, parseCacheSummary, parseCacheUsage, pruneParseCache, unframed,
+} from './parse-cache.ts';
 import { parseSrt } from './srt.ts';
 import { loadSharedContent } from './site.ts';
 
@@ -35,6 +37,26 @@ describe('parse cache', () => {
     pruneParseCache();
     expect(readdirSync(dir)).toHaveLength(2);
     expect(readdirSync(dir)).toContain(used);
+  });
+
+  it('sums up a build by entry: each made or kept once, whichever threads read it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    dirs.push(dir);
+    configureParseCache(dir);
+    const before = parseCacheSummary();
+    const first = SRT.replace('Hello', 'First');
+    cachedParse(parseSrt, first);
+    cachedParse(parseSrt, first);
+    expect(parseCacheSummary()).toEqual({ made: before.made + 1, kept: before.kept });
+    const [key] = parseCacheUsage().made.slice(-1);
+    // Another thread read back the entry this one made, and one that an earlier build made.
+    addParseCacheUsage({ used: [key!, 'f'.repeat(40)], made: [], read: [key!, 'f'.repeat(40)], hits: 2, misses: 0 });
+    expect(parseCacheSummary()).toEqual({ made: before.made + 1, kept: before.kept + 1 });
+    // A third made one that this thread then reads.
+    const third = 'e'.repeat(40);
+    addParseCacheUsage({ used: [third], made: [third], read: [], hits: 0, misses: 1 });
+    addParseCacheUsage({ used: [third], made: [], read: [third], hits: 1, misses: 0 });
+    expect(parseCacheSummary()).toEqual({ made: before.made + 2, kept: before.kept + 1 });
   });
 
   it('parses every time when no folder is configured', () => {

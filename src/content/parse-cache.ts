@@ -23,13 +23,16 @@ interface State {
   dir?: string;
   /** Keys read or written by this process. */
   used: Set<string>;
+  /** Content-keyed entries (cachedByContent and the like) computed by this process, and read back by it. */
+  made: Set<string>;
+  read: Set<string>;
   hits: number;
   misses: number;
 }
 
 function state(): State {
   const g = globalThis as { [STATE]?: State };
-  return (g[STATE] ??= { used: new Set(), hits: 0, misses: 0 });
+  return (g[STATE] ??= { used: new Set(), made: new Set(), read: new Set(), hits: 0, misses: 0 });
 }
 
 /** The folder of this cache under Astro's cacheDir (every thread of a build that configures it names the same). */
@@ -42,9 +45,22 @@ export function configureParseCache(dir: string | undefined): void {
   state().dir = dir;
 }
 
+/** Reads and computations on this thread (a key read by several threads counts once on each). */
 export function parseCacheStats(): { hits: number; misses: number } {
   const { hits, misses } = state();
   return { hits, misses };
+}
+
+/**
+ * The content-keyed entries a build used, each counted once whatever the threads that read it: `made` in this
+ * build (by any of its threads whose use was added here), `kept` from an earlier one. Unlike parseCacheStats, an
+ * entry one thread made and others read back is not counted as kept: a build from an empty cache keeps nothing.
+ */
+export function parseCacheSummary(): { made: number; kept: number } {
+  const { read, made } = state();
+  let kept = 0;
+  for (const key of read) if (!made.has(key)) kept++;
+  return { made: made.size, kept };
 }
 
 /** The configured folder, for another thread of the build (the bulk-documents worker). */
@@ -55,19 +71,24 @@ export function parseCacheDir(): string | undefined {
 /** What this thread used, for the thread that prunes (a worker thread has its own globalThis). */
 export interface ParseCacheUsage {
   used: string[];
+  /** The content-keyed entries this thread computed, and read back. */
+  made: string[];
+  read: string[];
   hits: number;
   misses: number;
 }
 
 export function parseCacheUsage(): ParseCacheUsage {
-  const { used, hits, misses } = state();
-  return { used: [...used], hits, misses };
+  const { used, made, read, hits, misses } = state();
+  return { used: [...used], made: [...made], read: [...read], hits, misses };
 }
 
 /** Counts another thread's use as this thread's, so that pruneParseCache keeps its entries. */
 export function addParseCacheUsage(usage: ParseCacheUsage): void {
   const s = state();
   for (const key of usage.used) s.used.add(key);
+  for (const key of usage.made) s.made.add(key);
+  for (const key of usage.read) s.read.add(key);
   s.hits += usage.hits;
   s.misses += usage.misses;
 }
@@ -205,6 +226,7 @@ function cached<T>(key: string, compute: () => T, extension: string, codec: Code
     try {
       const value = codec.decode(bytes);
       state().hits++;
+      state().read.add(key);
       return value;
     } catch {
       // A damaged entry is computed again and replaced.
@@ -212,6 +234,7 @@ function cached<T>(key: string, compute: () => T, extension: string, codec: Code
   }
   const value = compute();
   state().misses++;
+  state().made.add(key);
   try {
     mkdirSync(dir, { recursive: true });
     writeAtomic(path, codec.encode(value));

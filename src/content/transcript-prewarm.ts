@@ -97,8 +97,9 @@ export function prewarmTranscripts(transcriptsDir: string, minTranscripts = PREW
       Atomics.store(stop, 0, 1);
       useTranscriptClaims(undefined);
       const usage = await report;
-      // Its entries count as used only where a thread of the build reads them (an unreferenced file's are pruned).
-      if (usage) addParseCacheUsage({ used: [], hits: 0, misses: usage.misses });
+      // Its entries count as used only where a thread of the build reads them (an unreferenced file's are pruned);
+      // those it parsed count as made in this build.
+      if (usage) addParseCacheUsage({ used: [], made: usage.made, read: [], hits: 0, misses: usage.misses });
       return usage;
     },
     stopped: report.then(() => undefined),

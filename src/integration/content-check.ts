@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { configureParseCache, parseCacheFolder, parseCacheStats, pruneParseCache } from '../content/parse-cache.ts';
+import { configureParseCache, parseCacheFolder, parseCacheSummary, pruneParseCache } from '../content/parse-cache.ts';
 import { formatProblems } from '../content/report.ts';
 import { contentDir, loadSharedContent } from '../content/site.ts';
 import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
@@ -41,8 +41,8 @@ export function contentCheck(): AstroIntegration {
         process.exit(1);
       },
       'astro:build:done': ({ logger }) => {
-        const { hits, misses } = parseCacheStats();
-        logger.info(`per-episode work (transcript parsing, search analysis): ${misses} done, ${hits} unchanged (cached)`);
+        const { made, kept } = parseCacheSummary();
+        logger.info(`per-episode work (transcript parsing, search analysis): ${made} made, ${kept} kept from an earlier build`);
         pruneParseCache();
       },
     },
