@@ -172,6 +172,10 @@
  * 0.536 / 0.591 / 1.000 (overall 0.700), 1.0 0.664 / 0.505 / 0.591 / 1.000. Tune does not move with b, so it gives
  * no reason to leave 0.75; b 0.5 would be chosen by the held-out third (one question), which is what it must not
  * choose.
+ *
+ * Seventeenth session, tried and not kept: "how long" read as a length as well as a duration when the question's
+ * verb is "be" ("how long should a line of text be ...?", "how long is ..."), expecting a duration or a number: no
+ * figure of any split moves.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
