@@ -77,6 +77,12 @@ export class ContentError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** A show's episode files: the names of the *.md files in its episodes/ folder, sorted (none without the folder). */
+export function episodeFiles(contentDir: string): string[] {
+  const episodesDir = join(contentDir, 'episodes');
+  return existsSync(episodesDir) ? readdirSync(episodesDir).filter((f) => f.endsWith('.md')).sort() : [];
+}
+
 export function loadContent(contentDir = 'content', env: Env = process.env, projectRoot = process.cwd()): LoadResult {
   const errors: string[] = [];
   const rel = (p: string) => relative(projectRoot, p) || p;
@@ -89,9 +95,7 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
   const show = loadShow(contentDir, env, errors, rel);
 
   const episodesDir = join(contentDir, 'episodes');
-  const files = existsSync(episodesDir)
-    ? readdirSync(episodesDir).filter((f) => f.endsWith('.md')).sort()
-    : [];
+  const files = episodeFiles(contentDir);
   if (!files.length) errors.push(`${rel(episodesDir)}: no episodes (*.md) found`);
 
   const episodes: LoadedEpisode[] = [];

@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Document, isMap, parseDocument, stringify } from 'yaml';
-import { loadContent } from '../content/load.ts';
+import { episodeFiles, loadContent } from '../content/load.ts';
 import { formatDuration, parseDuration } from '../../contract/duration.ts';
 import { parseSrt } from '../content/srt.ts';
 import type { Chapter } from '../../contract/schemas/episode.ts';
@@ -198,7 +198,7 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
     try {
       title = String((parseDocument(readFileSync(join(contentDir, 'podcast.yaml'), 'utf8')).toJS() as { title?: unknown })?.title ?? '');
     } catch {}
-    const count = existsSync(join(contentDir, 'episodes')) ? readdirSync(join(contentDir, 'episodes')).filter((f) => f.endsWith('.md')).length : 0;
+    const count = episodeFiles(contentDir).length;
     throw new ImportError(
       `${options.contentDir ?? 'content'}: already holds a show that was not imported${title ? ` ("${title}", ${count} episodes)` : ''}; ` +
         'import into another folder with --content DIR, or move it away first (--force imports into it anyway)',

@@ -13,7 +13,7 @@
  * and precompress takes them as done; the content check's cache upkeep comes after both (see astro.config.mjs).
  * Their routes list no paths in a build with this integration.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
 import { episodeDocuments, searchDocuments, setBulkDocumentsWrittenByIntegration } from '../build/bulk-documents.ts';
 import { contentDir, getContent } from '../content/site.ts';
+import { episodeFiles } from '../content/load.ts';
 import { addParseCacheUsage, configureParseCache, parseCacheDir, parseCacheFolder, type ParseCacheUsage } from '../content/parse-cache.ts';
 import { transcriptClaims, type TranscriptClaims } from '../content/transcript-prewarm.ts';
 import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.ts';
@@ -109,8 +110,7 @@ export function bulkDocumentsIntegration(): AstroIntegration {
 function inWorkers(staging: string, precompressCache: string, contentFolder: string): Promise<Produced> {
   rmSync(staging, { recursive: true, force: true });
   // One analysis claim per episode file: each thread numbers the episodes it loads the same way (shareAnalysis).
-  const episodeFiles = episodeFileCount(contentFolder);
-  const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, episodeFiles)));
+  const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, episodeFiles(contentFolder).length)));
   // The next episode whose documents are to be made: the search part joins in once its own documents are written.
   const next = new Int32Array(new SharedArrayBuffer(4));
   const linkedFiles = join(dirname(precompressCache), 'linked-files');
@@ -119,14 +119,6 @@ function inWorkers(staging: string, precompressCache: string, contentFolder: str
   const transcripts = transcriptClaims(join(contentFolder, 'transcripts'));
   const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, linkedFiles, claims, next, transcripts }));
   return gathered(running, linkedFiles);
-}
-
-function episodeFileCount(contentFolder: string): number {
-  try {
-    return readdirSync(join(contentFolder, 'episodes')).filter((name) => name.endsWith('.md')).length;
-  } catch {
-    return 0;
-  }
 }
 
 async function gathered(running: Array<Promise<Produced>>, linkedFiles: string): Promise<Produced> {
