@@ -152,12 +152,9 @@ export async function semanticFromAnalysis(input: SemanticAnalysisInput, options
   const maxDf = Math.max(3, o.maxDocShare * passageCount);
   const informative = (t: string) => vocabulary.has(t) && dfOf(t) <= maxDf;
 
-  const related = new Map<string, Map<string, number>>();
+  const related: Relations = new Map();
   const add = (key: string, term: string, weight: number) => {
-    if (!key || key === term || term.length < 3 || !informative(term)) return;
-    let m = related.get(key);
-    if (!m) related.set(key, (m = new Map()));
-    if ((m.get(term) ?? 0) < weight) m.set(term, weight);
+    if (informative(term)) keepBest(related, key, term, weight);
   };
 
   // WordNet's relations do not depend on the show: made once and kept between builds (englishRelations); here
@@ -212,6 +209,17 @@ export async function semanticFromAnalysis(input: SemanticAnalysisInput, options
   return { version: 1, language: analyzer.language, related: out, ...(Object.keys(generic).length ? { generic } : {}) };
 }
 
+/** Each key's related terms with the best weight offered for each. */
+type Relations = Map<string, Map<string, number>>;
+
+/** Offers `term` as related to `key` at `weight`: kept if better than before; never the key itself or a term under 3 characters. */
+function keepBest(related: Relations, key: string, term: string, weight: number): void {
+  if (!key || key === term || term.length < 3) return;
+  let m = related.get(key);
+  if (!m) related.set(key, (m = new Map()));
+  if ((m.get(term) ?? 0) < weight) m.set(term, weight);
+}
+
 /**
  * What an English show's artifact takes from WordNet, made before the show is known: for every lemma's stem, the
  * stems it relates to (synonyms, derived forms, similar, broader and narrower words of its first `maxSenses`
@@ -259,13 +267,8 @@ function computeEnglishRelations(analyzer: Analyzer, o: typeof DEFAULTS, w: type
     }
     return terms;
   };
-  const related = new Map<string, Map<string, number>>();
-  const add = (key: string, term: string, weight: number) => {
-    if (key === term || term.length < 3) return;
-    let m = related.get(key);
-    if (!m) related.set(key, (m = new Map()));
-    if ((m.get(term) ?? 0) < weight) m.set(term, weight);
-  };
+  const related: Relations = new Map();
+  const add = (key: string, term: string, weight: number) => keepBest(related, key, term, weight);
   for (const [lemma, offsets] of wordnet.index) {
     const rare = (wordnet.tagged.get(lemma) ?? 0) < o.minTagged;
     const key = stemOf(lemma);
