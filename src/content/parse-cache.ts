@@ -45,7 +45,7 @@ export function configureParseCache(dir: string | undefined): void {
   state().dir = dir;
 }
 
-/** Reads and computations on this thread (a key read by several threads counts once on each). */
+/** Reads and computations, this thread's and those of the threads added here (a key read by several threads counts once for each). */
 export function parseCacheStats(): { hits: number; misses: number } {
   const { hits, misses } = state();
   return { hits, misses };
