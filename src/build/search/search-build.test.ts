@@ -125,7 +125,7 @@ describe('buildShardedIndex', () => {
     expect(built.shards.length).toBeGreaterThan(2);
     expect(first[0]).toBe('');
     expect([...first].sort()).toEqual(first);
-    built.shards.forEach((shard, n) => {
+    [...built.shards].forEach((shard, n) => {
       const index = lunr.Index.load(JSON.parse(JSON.stringify(shard)));
       for (const [term] of shard.invertedIndex) {
         expect(term >= first[n]!).toBe(true);
@@ -138,6 +138,25 @@ describe('buildShardedIndex', () => {
     expect(built.passages.get(1)!.reduce((n, chunk) => n + chunk.first.length, 0)).toBe(own.length);
     expect(decodePassages(built.passages.get(1)!)).toEqual(own.map(({ start, end, cues }) => ({ start, end, cues })));
     expect(built.top.layout.passages.counts).toEqual([1, 2].map((id) => passages.filter((p) => p.episode === id).length));
+  });
+
+  it('makes each shard when asked for, the same each time, in the order iteration gives', async () => {
+    const built = await buildShardedIndex(episodes, passages, 'en', undefined, { shardBytes: 2_000 });
+    const { shards } = built;
+    expect([...shards]).toEqual(Array.from({ length: shards.length }, (_, n) => shards.get(n)));
+    expect(shards.get(1)).not.toBe(shards.get(1));
+    expect(JSON.stringify(shards.get(1))).toBe(JSON.stringify(shards.get(1)));
+    for (const n of [-1, shards.length, 0.5, Number.NaN]) expect(() => shards.get(n), String(n)).toThrow(RangeError);
+  });
+
+  it('publishes one empty shard when no episode has a transcript', async () => {
+    const built = await buildShardedIndex(episodes, [], 'en');
+    expect(built.top.layout.shards.first).toEqual(['']);
+    expect(built.shards.length).toBe(1);
+    const shard = built.shards.get(0);
+    expect(shard.invertedIndex).toEqual([]);
+    expect(shard.fieldVectors).toEqual([]);
+    expect(lunr.Index.load(JSON.parse(JSON.stringify(shard))).search('anything')).toEqual([]);
   });
 
   it('cuts an episode\'s passages into chunks of perChunk, numbered as the postings number them', async () => {
@@ -155,7 +174,7 @@ describe('buildShardedIndex', () => {
 
   it("lists each term's best passages in the episode with their scores, best first", async () => {
     const built = await buildShardedIndex(episodes, passages, 'en');
-    const shard = built.shards.find((s) => s.invertedIndex.some(([t]) => t === 'flour'))!;
+    const shard = [...built.shards].find((s) => s.invertedIndex.some(([t]) => t === 'flour'))!;
     const posting = shard.invertedIndex.find(([t]) => t === 'flour')![1] as { text: Record<string, { p: number[] }> };
     const p = posting.text['1']!.p;
     expect(p.length).toBe(4);
@@ -176,7 +195,7 @@ describe('buildShardedIndex', () => {
     ];
     const built = await buildShardedIndex(episodes, own, 'en', undefined, { passagesPerTerm: 3 });
     const postingOf = (term: string) => {
-      const shard = built.shards.find((s) => s.invertedIndex.some(([t]) => t === term))!;
+      const shard = [...built.shards].find((s) => s.invertedIndex.some(([t]) => t === term))!;
       return (shard.invertedIndex.find(([t]) => t === term)![1] as { text: Record<string, { p: number[] }> }).text;
     };
     const flour = postingOf('flour');

@@ -62,7 +62,7 @@ export interface ShardedIndex {
   /** /search/lunr-index.json: the metadata index, and the layout of the rest. */
   top: SerializedIndex & { layout: SearchLayout };
   /** /search/shards/<n>.json */
-  shards: SerializedIndex[];
+  shards: Shards;
   /** /search/passages/<id>/<chunk>.json: each episode's chunks, in order. */
   passages: Map<number, PassageChunk[]>;
   /** /search/passage-terms/<id>/<chunk>.json: each chunk's analysis for /ask, same order. */
@@ -263,58 +263,40 @@ export async function buildShardedIndex(
   const filled = termStart.slice(0, terms.length);
   for (let at = 0; at < records.length; at += 3 + 2 * records.data[at + 2]!) byTerm[filled[records.data[at]!]!++] = at;
 
-  // Pass 3: cut the sorted vocabulary into shards of about shardBytes of JSON.
+  // Pass 3: cut the sorted vocabulary into shards of about shardBytes of JSON. Only the cuts are made here: each
+  // shard's objects are made when it is asked for (Shards), as the build writes it. Made all at once they were
+  // ~2.2 GB of the indexing thread's 3.0 GB heap at 2,000 episodes, and the garbage collector's work grew with them.
   const textTerms: number[] = [];
   for (let id = 0; id < terms.length; id++) if (recordCount[id]) textTerms.push(id);
   textTerms.sort((a, b) => compare(terms[a]!, terms[b]!));
-  const shards: SerializedIndex[] = [];
+  const postings: TermPostings = { terms, textTerms, termStart, byTerm, data: records.data };
+  const cuts: number[] = [];
   const first: string[] = [];
-  let current: { inverted: SerializedIndex['invertedIndex']; episodes: Set<number>; bytes: number } | undefined;
-  const close = () => {
-    if (!current) return;
-    shards.push({
-      version: lunr.version,
-      fields: ['text'],
-      // Lunr needs a vector for every document it matches, but the scores are in the postings' metadata (`p`),
-      // which the engine reads: empty vectors keep the shard a valid Lunr index at a quarter less JSON.
-      fieldVectors: [...current.episodes].sort((a, b) => a - b).map((episode) => [`text/${episode}`, []]),
-      invertedIndex: current.inverted,
-      pipeline: pipelineLabels,
-    });
-    current = undefined;
-  };
+  // The episode → the last shard that counted its vector entry.
+  const countedIn = new Map<number, number>();
+  let shardBytesSoFar = 0;
   const data = records.data;
-  for (const id of textTerms) {
+  textTerms.forEach((id, k) => {
     const from = termStart[id]!;
     const to = termStart[id + 1]!;
     // Estimated JSON size of the term's entry and its vector entries.
     let bytes = terms[id]!.length + 32;
     for (let r = from; r < to; r++) bytes += 14 + data[byTerm[r]! + 2]! * 10;
-    if (current && current.bytes + bytes > shardBytes) close();
-    if (!current) {
-      current = { inverted: [], episodes: new Set(), bytes: 0 };
-      first.push(shards.length === 0 ? '' : terms[id]!);
+    if (cuts.length && shardBytesSoFar + bytes > shardBytes) shardBytesSoFar = -1;
+    if (!cuts.length || shardBytesSoFar < 0) {
+      cuts.push(k);
+      first.push(cuts.length === 1 ? '' : terms[id]!);
+      shardBytesSoFar = 0;
     }
-    const index = current.inverted.length;
-    const refs: Record<string, { p: number[] }> = {};
+    const shard = cuts.length - 1;
     for (let r = from; r < to; r++) {
-      const at = byTerm[r]!;
-      // An integer key (`| 0`): a double from the Float64Array would be a slow property name.
-      const episode = data[at + 1]! | 0;
-      const p: number[] = [];
-      for (let k = at + 3, end = at + 3 + 2 * data[at + 2]!; k < end; k++) p.push(data[k]!);
-      refs[episode] = { p };
-      if (!current.episodes.has(episode)) current.episodes.add(episode), (current.bytes += 16);
+      const episode = data[byTerm[r]! + 1]! | 0;
+      if (countedIn.get(episode) !== shard) countedIn.set(episode, shard), (shardBytesSoFar += 16);
     }
-    current.inverted.push([terms[id]!, { _index: index, text: refs }]);
-    current.bytes += bytes;
-  }
-  close();
-  if (!first.length) {
-    // No transcript at all: one empty shard keeps the layout uniform.
-    first.push('');
-    shards.push({ version: lunr.version, fields: ['text'], fieldVectors: [], invertedIndex: [], pipeline: pipelineLabels });
-  }
+    shardBytesSoFar += bytes;
+  });
+  if (!first.length) first.push(''); // No transcript at all: one empty shard keeps the layout uniform.
+  const shards = new Shards(postings, cuts, pipelineLabels);
 
   const perChunk = options.passagesPerChunk ?? PASSAGES_PER_CHUNK;
   const withPassages = [...byEpisode.keys()].sort((a, b) => a - b);
@@ -393,6 +375,74 @@ export function episodePassageFiles(
       ),
     ),
   };
+}
+
+/** The transcript postings in typed arrays (pass 2 of buildShardedIndex), by term in shard order. */
+interface TermPostings {
+  terms: readonly string[];
+  /** The ids of the terms with postings, in code-unit order of the terms. */
+  textTerms: readonly number[];
+  /** Term id → its first entry in byTerm (the next term's: its end). */
+  termStart: Int32Array;
+  /** Offsets of the records [term, episode, n, (passage, score) × n] in `data`, grouped by term, episodes in order. */
+  byTerm: Int32Array;
+  data: Float64Array;
+}
+
+/**
+ * The transcript index's shards, each made from the postings when asked for (`get`, or in order by iterating): a
+ * caller that writes them one at a time holds one at a time. Shard n holds the terms from textTerms[cuts[n]] to the
+ * next cut. Its own module context, so that what it keeps is the postings, not the whole build's.
+ */
+export class Shards implements Iterable<SerializedIndex> {
+  readonly #postings: TermPostings;
+  readonly #cuts: readonly number[];
+  readonly #pipeline: string[];
+
+  constructor(postings: TermPostings, cuts: readonly number[], pipeline: string[]) {
+    this.#postings = postings;
+    this.#cuts = cuts;
+    this.#pipeline = pipeline;
+  }
+
+  get length(): number {
+    return Math.max(1, this.#cuts.length);
+  }
+
+  get(n: number): SerializedIndex {
+    if (!Number.isInteger(n) || n < 0 || n >= this.length) throw new RangeError(`no shard ${n} (${this.length} shards)`);
+    const { terms, textTerms, termStart, byTerm, data } = this.#postings;
+    const invertedIndex: SerializedIndex['invertedIndex'] = [];
+    const episodes = new Set<number>();
+    const end = this.#cuts[n + 1] ?? textTerms.length;
+    for (let k = this.#cuts[n] ?? end; k < end; k++) {
+      const id = textTerms[k]!;
+      const refs: Record<string, { p: number[] }> = {};
+      for (let r = termStart[id]!; r < termStart[id + 1]!; r++) {
+        const at = byTerm[r]!;
+        // An integer key (`| 0`): a double from the Float64Array would be a slow property name.
+        const episode = data[at + 1]! | 0;
+        const p: number[] = [];
+        for (let j = at + 3, stop = at + 3 + 2 * data[at + 2]!; j < stop; j++) p.push(data[j]!);
+        refs[episode] = { p };
+        episodes.add(episode);
+      }
+      invertedIndex.push([terms[id]!, { _index: invertedIndex.length, text: refs }]);
+    }
+    return {
+      version: lunr.version,
+      fields: ['text'],
+      // Lunr needs a vector for every document it matches, but the scores are in the postings' metadata (`p`),
+      // which the engine reads: empty vectors keep the shard a valid Lunr index at a quarter less JSON.
+      fieldVectors: [...episodes].sort((a, b) => a - b).map((episode) => [`text/${episode}`, []]),
+      invertedIndex,
+      pipeline: this.#pipeline,
+    };
+  }
+
+  *[Symbol.iterator](): Iterator<SerializedIndex> {
+    for (let n = 0; n < this.length; n++) yield this.get(n);
+  }
 }
 
 /** Occurrences of each term in one list of term ids at a time, in arrays the size of the vocabulary. */

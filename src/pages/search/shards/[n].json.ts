@@ -5,9 +5,10 @@ import { bulkDocumentsWrittenByIntegration } from '../../../build/bulk-documents
 
 /** Shard n of the transcript index: a serialized Lunr index of the terms in its range (see lunr-index.json). */
 // In `astro build` the bulk-documents integration writes them (src/build/bulk-documents.ts).
-export const getStaticPaths = (async () =>
-  bulkDocumentsWrittenByIntegration()
-    ? []
-    : (await searchArtifacts(getContent())).shards.map((_, n) => ({ params: { n: String(n) } }))) satisfies GetStaticPaths;
+export const getStaticPaths = (async () => {
+  if (bulkDocumentsWrittenByIntegration()) return [];
+  const { shards } = await searchArtifacts(getContent());
+  return Array.from({ length: shards.length }, (_, n) => ({ params: { n: String(n) } }));
+}) satisfies GetStaticPaths;
 
-export const GET: APIRoute = async ({ params }) => Response.json((await searchArtifacts(getContent())).shards[Number(params.n)]);
+export const GET: APIRoute = async ({ params }) => Response.json((await searchArtifacts(getContent())).shards.get(Number(params.n)));
