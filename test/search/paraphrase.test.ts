@@ -176,6 +176,15 @@
  * Seventeenth session, tried and not kept: "how long" read as a length as well as a duration when the question's
  * verb is "be" ("how long should a line of text be ...?", "how long is ..."), expecting a duration or a number: no
  * figure of any split moves.
+ *
+ * Eighteenth session, tried and not kept: the moment's coverage with each of the question's ideas weighted by its
+ * rarity among the episode's passages (the highest rarity of its terms the episode holds; "bee" in the bee episode
+ * weighs nearly nothing), mixed into the moment's coverage only (the episode's score unchanged) as (1 - m) x coverage
+ * + m x local. Rarity alone: no figure of any split moves at m 0.5 or 1, whether an idea the episode lacks weighs 1
+ * or 0. Rarity x the term's weight (related terms weigh less): m 0.5, an absent idea weighing 1: tune 0.664, held
+ * out 0.505, fresh 0.591 (only fresh's offered MRR moves, 0.619 -> 0.620); weighing 0: tune 0.664, held out 0.536,
+ * fresh 0.591 (overall 0.700); m 1 (absent 1 / 0): tune 0.648, held out 0.536, fresh 0.591 / 0.572. Tune never
+ * rises, so nothing here is chosen (held out's one question would be choosing on the held-out third).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
