@@ -270,8 +270,10 @@ export async function buildShardedIndex(
   for (let id = 0; id < terms.length; id++) if (recordCount[id]) textTerms.push(id);
   textTerms.sort((a, b) => compare(terms[a]!, terms[b]!));
   const postings: TermPostings = { terms, textTerms, termStart, byTerm, data: records.data };
-  const cuts: number[] = [];
-  const first: string[] = [];
+  // Shard 0 starts at the first term (first: '', every term sorts after it); with no transcript at all it is the
+  // one empty shard that keeps the layout uniform.
+  const cuts: number[] = [0];
+  const first: string[] = [''];
   // The episode → the last shard that counted its vector entry.
   const countedIn = new Map<number, number>();
   let shardBytesSoFar = 0;
@@ -282,10 +284,9 @@ export async function buildShardedIndex(
     // Estimated JSON size of the term's entry and its vector entries.
     let bytes = terms[id]!.length + 32;
     for (let r = from; r < to; r++) bytes += 14 + data[byTerm[r]! + 2]! * 10;
-    if (cuts.length && shardBytesSoFar + bytes > shardBytes) shardBytesSoFar = -1;
-    if (!cuts.length || shardBytesSoFar < 0) {
+    if (k > 0 && shardBytesSoFar + bytes > shardBytes) {
       cuts.push(k);
-      first.push(cuts.length === 1 ? '' : terms[id]!);
+      first.push(terms[id]!);
       shardBytesSoFar = 0;
     }
     const shard = cuts.length - 1;
@@ -295,7 +296,6 @@ export async function buildShardedIndex(
     }
     shardBytesSoFar += bytes;
   });
-  if (!first.length) first.push(''); // No transcript at all: one empty shard keeps the layout uniform.
   const shards = new Shards(postings, cuts, pipelineLabels);
 
   const perChunk = options.passagesPerChunk ?? PASSAGES_PER_CHUNK;
@@ -392,7 +392,8 @@ interface TermPostings {
 /**
  * The transcript index's shards, each made from the postings when asked for (`get`, or in order by iterating): a
  * caller that writes them one at a time holds one at a time. Shard n holds the terms from textTerms[cuts[n]] to the
- * next cut. Its own module context, so that what it keeps is the postings, not the whole build's.
+ * next cut (`cuts` starts with 0). Outside buildShardedIndex, so that what it keeps is the postings, not that
+ * function's closure.
  */
 export class Shards implements Iterable<SerializedIndex> {
   readonly #postings: TermPostings;
@@ -406,7 +407,7 @@ export class Shards implements Iterable<SerializedIndex> {
   }
 
   get length(): number {
-    return Math.max(1, this.#cuts.length);
+    return this.#cuts.length;
   }
 
   get(n: number): SerializedIndex {
@@ -415,7 +416,7 @@ export class Shards implements Iterable<SerializedIndex> {
     const invertedIndex: SerializedIndex['invertedIndex'] = [];
     const episodes = new Set<number>();
     const end = this.#cuts[n + 1] ?? textTerms.length;
-    for (let k = this.#cuts[n] ?? end; k < end; k++) {
+    for (let k = this.#cuts[n]!; k < end; k++) {
       const id = textTerms[k]!;
       const refs: Record<string, { p: number[] }> = {};
       for (let r = termStart[id]!; r < termStart[id + 1]!; r++) {
