@@ -4,9 +4,9 @@ import { findPackedTerm } from '../search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../search/one-buffer.ts';
 
 /**
- * The published search index, version 3: cut up so that a query loads only what it needs (issue 13, network
- * scale). Written by src/build/search, read by functions/search (server, function hosts) and by offline apps and
- * the website's offline fallback through the same code.
+ * The published search index, layout version 4 (SEARCH_LAYOUT_VERSION): cut up so that a query loads only what it
+ * needs (issue 13, network scale). Written by src/build/search, read by functions/search (server, function hosts)
+ * and by offline apps and the website's offline fallback through the same code.
  *
  *   /search/lunr-index.json       a serialized Lunr index of the episodes' metadata (refs are episode ids; fields
  *                                 title, description, guests, topics, chapters), plus `shards` and `passages`
@@ -15,7 +15,11 @@ import { utf8Length, viewsOfOneBuffer } from '../search/one-buffer.ts';
  *                                 one field `text`) holding the terms from shards.first[n] up to shards.first[n+1]
  *                                 (exclusive), in code-unit order. Each posting's metadata `p` lists the episode's
  *                                 best passages for that term: [passage, score, passage, score, ...], best first.
- *                                 The scores are there, not in the field vectors (empty: Lunr's own score is 0).
+ *                                 The scores are there, so `fieldVectors` is empty: lunr.Index.load reads a shard
+ *                                 as it is, and Lunr's own query over it (which would score 0) needs an empty
+ *                                 vector per episode, ['text/<id>', []], added by the reader. Version 3 published
+ *                                 those in every shard: one per episode the shard holds, they grew with the show's
+ *                                 square (23% of the shards' bytes at the bench's N = 1,000, 32% at N = 2,000).
  *   /search/passages/<id>/<c>.json  chunk c of an episode's transcript passages, which `p` numbers from 0: the
  *                                 passages from c × passages.perChunk on (a result loads one chunk, not the
  *                                 whole episode: at N = 1,000, 553 KB of passage JSON per query came down to ~100).
@@ -389,9 +393,11 @@ export function encodePassages(episode: number, passages: Passage[], perChunk = 
   return chunks;
 }
 
+/** 4: shards without field vectors (3 had an empty one per episode in each shard; 2 one passages file per episode). */
+export const SEARCH_LAYOUT_VERSION = 4;
+
 export const SearchLayoutSchema = z.object({
-  /** 3: passages in chunks (2 had one file per episode). */
-  version: z.literal(3),
+  version: z.literal(SEARCH_LAYOUT_VERSION),
   /** The lunr-languages pack the index was built with ("en" = Lunr's English pipeline). */
   language: z.string(),
   /** Field boosts the index was built with (baked into every score). */

@@ -22,7 +22,7 @@ import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import {
-  isPassageChunk, PassageTermsReader, SearchLayoutSchema, type PassageChunk, type SearchLayout,
+  isPassageChunk, PassageTermsReader, SEARCH_LAYOUT_VERSION, SearchLayoutSchema, type PassageChunk, type SearchLayout,
 } from '../../contract/schemas/search-passages.ts';
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
@@ -1094,7 +1094,7 @@ async function createEngine(data: DataStore): Promise<SearchEngine> {
 /** An engine over the top of a published index (parsed JSON), for hosts and for the browser's offline search. */
 export async function engineFrom(serialized: { layout?: unknown }, service: ServiceData, read: DocumentReader): Promise<SearchEngine> {
   const parsed = SearchLayoutSchema.safeParse(serialized?.layout);
-  if (!parsed.success) throw new Error('/search/lunr-index.json has no version 3 layout; rebuild the site');
+  if (!parsed.success) throw new Error(`/search/lunr-index.json has no version ${SEARCH_LAYOUT_VERSION} layout; rebuild the site`);
   // The language's pipeline functions must be registered before Lunr can deserialize an index that uses them.
   const language = await loadLanguage(parsed.data.language);
   const top = loadTopIndex(serialized as Parameters<typeof loadTopIndex>[0]);
