@@ -115,8 +115,9 @@ up so that a show of thousands of hours stays cheap to search on a phone:
   fields title, description, guests, topics, chapters), and in \`layout\` where the rest is;
 - \`/search/shards/{n}.json\`: the transcript index, cut by term: shard n is a Lunr 2 index (refs are episode ids,
   field \`text\`) of the terms from \`layout.shards.first[n]\` up to the next shard's first term. Each posting's
-  metadata \`p\` lists the episode's best passages for the term: \`[passage, score, passage, score, …]\` (the
-  scores are there: Lunr's own \`score\` is 0 in a shard);
+  metadata \`p\` lists the episode's best passages for the term: \`[passage, score, passage, score, …]\`. The
+  scores are there, so a shard has no field vectors: to run Lunr's own query over it, give it an empty vector per
+  episode with a transcript (\`layout.passages.episodes\`), as below; Lunr's \`score\` is then 0;
 - \`/search/passages/{id}/{chunk}.json\`: an episode's transcript passages, numbered from 0 as \`p\` refers to
   them, in chunks of \`layout.passages.perChunk\` (passage p is in chunk ⌊p / perChunk⌋, from its \`from\`): \`text\`
   (the cues, one per line), \`starts\` (each cue's start, seconds), \`first\` (each passage's first cue) and \`ends\`;
@@ -140,7 +141,9 @@ const metadata = lunr.Index.load(top);            // titles, topics, guests, des
 const term = lunr.stemmer(new lunr.Token('hydration')).toString();
 const { first, path } = top.layout.shards;
 const n = first.findLastIndex((f) => f <= term);
-const shard = lunr.Index.load(await (await fetch(path.replace('{n}', n))).json());
+const json = await (await fetch(path.replace('{n}', n))).json();
+const fieldVectors = top.layout.passages.episodes.map((id) => [\`text/\${id}\`, []]);
+const shard = lunr.Index.load({ ...json, fieldVectors });
 const hits = shard.query((q) => q.term(term, { usePipeline: false })); // hit.ref is an episode id
 // hit.matchData.metadata[term].text.p → [passage, score, ...]; passages: layout.passages.path with {id}, {chunk}
 \`\`\`

@@ -2,6 +2,7 @@
  * The engine in-process, over made-up episodes (exact control of ties, operators, languages) and over the
  * sample podcast (paging invariants, hostile input). No server: these are unit tests of the ranking.
  */
+import lunr from 'lunr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../../contract/schemas/search.ts';
 import { searchEpisodes, askEpisodes } from '../../functions/search/service.ts';
@@ -218,5 +219,32 @@ describe('/ask loads what a question needs at once', () => {
     expect(contentWords(question, engine.analyzer).clauses.map((c) => c.term)).toEqual([words[0], words.at(-1)]);
     await engine.ask(question);
     expect(most).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('offline search as /docs.md shows it', () => {
+  it("finds a transcript word's episodes with Lunr's own query over its shard, given the vectors the docs add", async () => {
+    const files = await contentFiles(sampleContent(), { shardBytes: 4096 });
+    const fetchJson = (path: string) => JSON.parse(files[path]!);
+    // The docs' example (src/build/docs.ts, "Offline search with Lunr"), line for line.
+    const top = fetchJson('/search/lunr-index.json');
+    const term = lunr.stemmer(new lunr.Token('hydration')).toString();
+    const { first, path } = top.layout.shards;
+    const n = first.findLastIndex((f: string) => f <= term);
+    const json = fetchJson(path.replace('{n}', n));
+    const fieldVectors = top.layout.passages.episodes.map((id: number) => [`text/${id}`, []]);
+    const shard = lunr.Index.load({ ...json, fieldVectors });
+    const hits = shard.query((q) => q.term(term, { usePipeline: false }));
+    expect(first.length).toBeGreaterThan(2);
+    // Published without vectors, which Lunr's query cannot do without once a term matches.
+    expect(json.fieldVectors).toEqual([]);
+    expect(() => lunr.Index.load(json).query((q) => q.term(term, { usePipeline: false }))).toThrow(TypeError);
+    // The sourdough episode says it; every hit's passages are in its posting's metadata, best first.
+    expect(hits.map((h) => h.ref)).toContain('1');
+    for (const hit of hits) {
+      const p = (hit.matchData.metadata[term] as { text: { p: number[] } }).text.p;
+      expect(p.length % 2).toBe(0);
+      expect(p[1]!).toBeGreaterThanOrEqual(p.at(-1)!);
+    }
   });
 });
