@@ -129,9 +129,9 @@ describe('buildShardedIndex', () => {
       expect(shard.fieldVectors).toEqual([]);
       const published = JSON.parse(JSON.stringify(shard));
       expect(lunr.Index.load(published)).toBeTruthy();
-      // Lunr's own query, with the empty vector per episode a reader adds (contract/schemas/search-passages.ts):
-      // it finds the episodes each term's posting lists.
-      const index = lunr.Index.load({ ...published, fieldVectors: episodes.map((e) => [`text/${e.id}`, []]) });
+      // Lunr's own query, with the empty vector per episode with a transcript that a reader adds from the layout
+      // (contract/schemas/search-passages.ts, docs.md): it finds the episodes each term's posting lists.
+      const index = lunr.Index.load({ ...published, fieldVectors: built.top.layout.passages.episodes.map((id) => [`text/${id}`, []]) });
       for (const [term, posting] of shard.invertedIndex) {
         expect(term >= first[n]!).toBe(true);
         if (n + 1 < first.length) expect(term < first[n + 1]!).toBe(true);
