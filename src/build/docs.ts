@@ -117,7 +117,8 @@ up so that a show of thousands of hours stays cheap to search on a phone:
   field \`text\`) of the terms from \`layout.shards.first[n]\` up to the next shard's first term. Each posting's
   metadata \`p\` lists the episode's best passages for the term: \`[passage, score, passage, score, …]\`. The
   scores are there, so a shard has no field vectors: to run Lunr's own query over it, give it an empty vector per
-  episode with a transcript (\`layout.passages.episodes\`), as below; Lunr's \`score\` is then 0;
+  episode with a transcript (\`layout.passages.episodes\`), as below; Lunr's \`score\` is then 0 (\`layout.version\`
+  4; in version 3 every shard carried those empty vectors itself);
 - \`/search/passages/{id}/{chunk}.json\`: an episode's transcript passages, numbered from 0 as \`p\` refers to
   them, in chunks of \`layout.passages.perChunk\` (passage p is in chunk ⌊p / perChunk⌋, from its \`from\`): \`text\`
   (the cues, one per line), \`starts\` (each cue's start, seconds), \`first\` (each passage's first cue) and \`ends\`;
