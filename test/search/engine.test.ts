@@ -226,9 +226,10 @@ describe('offline search as /docs.md shows it', () => {
   it("finds a transcript word's episodes with Lunr's own query over its shard, given the vectors the docs add", async () => {
     const files = await contentFiles(sampleContent(), { shardBytes: 4096 });
     const fetchJson = (path: string) => JSON.parse(files[path]!);
-    // The docs' example (src/build/docs.ts, "Offline search with Lunr"), line for line.
+    // The docs' example (src/build/docs.ts, "Offline search with Lunr"), line for line (the Token's metadata, optional
+    // in JavaScript, is given for TypeScript's sake).
     const top = fetchJson('/search/lunr-index.json');
-    const term = lunr.stemmer(new lunr.Token('hydration')).toString();
+    const term = lunr.stemmer(new lunr.Token('hydration', {})).toString();
     const { first, path } = top.layout.shards;
     const n = first.findLastIndex((f: string) => f <= term);
     const json = fetchJson(path.replace('{n}', n));
@@ -242,7 +243,7 @@ describe('offline search as /docs.md shows it', () => {
     // The sourdough episode says it; every hit's passages are in its posting's metadata, best first.
     expect(hits.map((h) => h.ref)).toContain('1');
     for (const hit of hits) {
-      const p = (hit.matchData.metadata[term] as { text: { p: number[] } }).text.p;
+      const p = (hit.matchData.metadata as Record<string, { text: { p: number[] } }>)[term]!.text.p;
       expect(p.length % 2).toBe(0);
       expect(p[1]!).toBeGreaterThanOrEqual(p.at(-1)!);
     }
