@@ -422,9 +422,8 @@ export class Shards implements Iterable<SerializedIndex> {
     return {
       version: lunr.version,
       fields: ['text'],
-      // The scores are in the postings' metadata (`p`), which is all the engine reads. An empty vector for each
-      // episode the shard holds (what Lunr's own query would need) grew with the show's square: 23% of the shards'
-      // JSON at N = 1,000, 32% at N = 2,000 (contract/schemas/search-passages.ts, layout version 4).
+      // Empty: the scores are in the postings' `p`, all the engine reads (layout 4; contract/schemas/search-passages.ts
+      // says why, and how a reader that wants Lunr's own query adds the vectors).
       fieldVectors: [],
       invertedIndex,
       pipeline: this.#pipeline,
