@@ -13,6 +13,7 @@ import { precompress } from './src/integration/precompress.ts';
 import { assetManifest } from './src/integration/asset-manifest.ts';
 import { contentCheck } from './src/integration/content-check.ts';
 import { bulkDocumentsIntegration } from './src/integration/bulk-documents.ts';
+import { replaceOutDir } from './src/integration/replace-out-dir.ts';
 
 // A podcast.yaml that does not parse is reported by the content check (src/integration/content-check.ts).
 const show = (() => {
@@ -46,6 +47,7 @@ export default defineConfig({
   // (transcripts, chapters, the search index's files: thousands of files made on a worker thread while Astro
   // prerenders, src/integration/bulk-documents.ts, which precompress brings in); the content check's cache upkeep
   // (after every user of the per-episode cache, the bulk documents' thread included); /_manifest.json: what
-  // every host needs per file.
-  integrations: [bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest()],
+  // every host needs per file. The previous build's output is moved aside when the build starts and removed at low
+  // priority while it runs (src/integration/replace-out-dir.ts); last, so that its build:done waits for that last.
+  integrations: [bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir()],
 });

@@ -4,13 +4,19 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
+/** The folder buildSite({ name }) builds into. */
+export function buildDir(name: string): string {
+  return join(ROOT, '.test-build', `${name}-${process.pid}`);
+}
+
 /**
  * Runs the real `astro build` into .test-build/<name>-<pid> and resolves to that folder.
  * env lets a test build other content (CONTENT_DIR) or another site URL (SITE_URL); output collects Astro's log.
+ * inPlace: build over what the folder holds, as an editor's next `npm run build` does (by default it is emptied first).
  */
-export async function buildSite(options: { name: string; env?: Record<string, string>; output?: string[] }): Promise<string> {
-  const outDir = join(ROOT, '.test-build', `${options.name}-${process.pid}`);
-  rmSync(outDir, { recursive: true, force: true });
+export async function buildSite(options: { name: string; env?: Record<string, string>; output?: string[]; inPlace?: boolean }): Promise<string> {
+  const outDir = buildDir(options.name);
+  if (!options.inPlace) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const output = options.output ?? [];
   const code = await new Promise<number | null>((done) => {

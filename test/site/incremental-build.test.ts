@@ -3,13 +3,15 @@
  * src/build/page-key.ts): the pages the new episode does not touch are copied from the previous build's cache
  * instead of rendered again, those it does touch are rendered, the other episodes' transcripts and passage files
  * are linked from the previous build's (src/integration/linked-files.ts), and every file is the same, byte for
- * byte, as in a build of the same content from scratch.
+ * byte, as in a build of the same content from scratch. The rebuild goes into the previous build's output folder,
+ * as an editor's does: the old output is moved aside and removed (src/integration/replace-out-dir.ts), keeping
+ * only a .git.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildSite, removeBuild } from '../helpers/build.ts';
+import { buildDir, buildSite, removeBuild } from '../helpers/build.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const cleanup: Array<() => void> = [];
@@ -87,8 +89,18 @@ describe('a rebuild after adding an episode', () => {
     cleanup.push(() => rmSync(cache, { recursive: true, force: true }));
     cpSync(`${inject('distDir')}-cache`, cache, { recursive: true });
     kept = inodes(join(cache, 'linked-files'));
+    // And so is its output, into the folder the rebuild writes to, with what a published folder may hold besides: a
+    // page no build makes any more, a git work tree, and the folder a killed build left while removing its output.
+    const previous = buildDir('incremental');
+    rmSync(previous, { recursive: true, force: true });
+    cpSync(inject('distDir'), previous, { recursive: true });
+    writeFileSync(join(previous, 'client/episodes/stale.html'), '<p>an episode since removed</p>');
+    mkdirSync(join(previous, '.git'));
+    writeFileSync(join(previous, '.git/HEAD'), 'ref: refs/heads/gh-pages\n');
+    mkdirSync(join(previous, '.replaced-1-2/client'), { recursive: true });
+    writeFileSync(join(previous, '.replaced-1-2/client/index.html'), '<p>left by a killed build</p>');
     const output: string[] = [];
-    again = await buildSite({ name: 'incremental', env: { CONTENT_DIR: content, ASTRO_CACHE_DIR: cache }, output });
+    again = await buildSite({ name: 'incremental', env: { CONTENT_DIR: content, ASTRO_CACHE_DIR: cache }, output, inPlace: true });
     cleanup.push(() => removeBuild(again));
     log = output.join('');
     rebuiltFiles = published(again);
@@ -125,6 +137,15 @@ describe('a rebuild after adding an episode', () => {
     const differ = [...scratch].filter(([path, body]) => !rebuilt.get(path)?.equals(body)).map(([path]) => path);
     expect(differ).toEqual([]);
     expect(rebuilt.get('/episodes/013-chess/index.html')!.toString()).toContain('Chess openings, once more');
+  });
+
+  it('replaces the previous output in its folder, leaving only its .git', () => {
+    expect(readdirSync(again).sort()).toEqual(['.git', 'client', 'server']);
+    expect(readFileSync(join(again, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/gh-pages\n');
+    expect(existsSync(join(again, 'client/episodes/stale.html'))).toBe(false);
+    // Every entry was moved aside (none removed in place), and the build ended once they were gone.
+    expect(log).toMatch(/moved the previous output aside \(\.replaced-1-2, client, server\)/);
+    expect(log).not.toMatch(/removed in place/);
   });
 
   it('links the other episodes\' transcripts and passage files from the previous build, and publishes every file as a build from scratch does', () => {
