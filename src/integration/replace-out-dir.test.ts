@@ -68,7 +68,7 @@ describe('removeInBackground', () => {
     expect(readdirSync(dir)).toEqual(['.git']);
   });
 
-  it('settles at once for a folder already gone', async () => {
+  it('settles for a folder already gone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'replace-out-dir-'));
     made.push(dir);
     await removeInBackground(join(dir, 'gone')).done;

@@ -3,8 +3,7 @@
  * emptied in place. Astro empties the output folder before it builds with rmSync on the main thread
  * (astro/dist/core/build/static-build.js, unless vite.build.emptyOutDir is false): after a build of 1,000
  * hour-long episodes that is ~67,000 files (the documents and their .br / .gz) and 11-15 s of an editor's
- * one-episode rebuild in which nothing else runs on that thread (standalone rebuilds in place 42-46 s, into an
- * empty folder 31-35 s; bench/RESULTS.md).
+ * one-episode rebuild in which nothing else runs on that thread (the figures: bench/RESULTS.md, twentieth session).
  *
  * So in a build this tells Astro not to, and at astro:build:start (after the content check, so that content with
  * mistakes leaves the last good site as it was) renames each entry of the output folder but `.git` (which Astro
@@ -17,16 +16,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { constants, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
 /** What Astro keeps in the output folder when it empties it. */
 const KEPT = new Set(['.git']);
-
-/** The lowest scheduling priority (nice 19; Windows: below normal, idle class). */
-const LOWEST_PRIORITY = 19;
 
 export interface MovedAside {
   /** The folder the old entries were moved into; undefined when there was nothing to move. */
@@ -78,7 +74,7 @@ export function removeInBackground(folder: string): { child: ChildProcess; done:
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   try {
-    if (child.pid !== undefined) setPriority(child.pid, LOWEST_PRIORITY);
+    if (child.pid !== undefined) setPriority(child.pid, constants.priority.PRIORITY_LOW);
   } catch {
     // Not allowed here (a sandbox): it runs at normal priority, still off the main thread.
   }
