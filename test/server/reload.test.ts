@@ -53,8 +53,9 @@ describe('SIGHUP', () => {
     cpSync(join(ROOT, 'content'), content, { recursive: true });
     const episodeFile = join(content, 'episodes/001-sourdough.md');
     writeFileSync(episodeFile, readFileSync(episodeFile, 'utf8').replace(/^title: .*$/m, 'title: "Sourdough, rebuilt"'));
-    await buildSite({ name: 'reload', env: { CONTENT_DIR: content } });
-    // The running server still answers from the build it loaded, though the folder was emptied and rewritten.
+    await buildSite({ name: 'reload', env: { CONTENT_DIR: content }, inPlace: true });
+    // The running server still answers from the build it loaded, though the build moved that build's files aside,
+    // removed them and wrote its own (src/integration/replace-out-dir.ts).
     expect(await title()).toBe(before);
 
     server.process.kill('SIGHUP');
