@@ -1,12 +1,20 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** The folder buildSite({ name }) builds into. */
-export function buildDir(name: string): string {
+function buildDir(name: string): string {
   return join(ROOT, '.test-build', `${name}-${process.pid}`);
+}
+
+/** A copy of the build in `from` at the folder buildSite({ name }) builds into, for a rebuild in place over it. */
+export function copyOfBuild(from: string, name: string): string {
+  const dir = buildDir(name);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(from, dir, { recursive: true });
+  return dir;
 }
 
 /**

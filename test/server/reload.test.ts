@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { buildSite, removeBuild } from '../helpers/build.ts';
+import { buildSite, copyOfBuild, removeBuild } from '../helpers/build.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -18,9 +18,7 @@ afterAll(async () => {
 
 /** A copy of the sample build at the path buildSite({ name }) writes to, so a rebuild replaces it in place. */
 function copyOfSampleBuild(name: string): string {
-  const dir = join(ROOT, '.test-build', `${name}-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(inject('distDir'), dir, { recursive: true });
+  const dir = copyOfBuild(inject('distDir'), name);
   cleanup.push(() => removeBuild(dir));
   return dir;
 }

@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildDir, buildSite, removeBuild } from '../helpers/build.ts';
+import { buildSite, copyOfBuild, removeBuild } from '../helpers/build.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const cleanup: Array<() => void> = [];
@@ -93,9 +93,7 @@ describe('a rebuild after adding an episode', () => {
     kept = inodes(join(cache, 'linked-files'));
     // And so is its output, into the folder the rebuild writes to, with what a published folder may hold besides: a
     // page no build makes any more, a git work tree, and the folder a killed build left while removing its output.
-    const previous = buildDir('incremental');
-    rmSync(previous, { recursive: true, force: true });
-    cpSync(inject('distDir'), previous, { recursive: true });
+    const previous = copyOfBuild(inject('distDir'), 'incremental');
     writeFileSync(join(previous, 'client/episodes/stale.html'), '<p>an episode since removed</p>');
     mkdirSync(join(previous, '.git'));
     writeFileSync(join(previous, '.git/HEAD'), 'ref: refs/heads/gh-pages\n');
