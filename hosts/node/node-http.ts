@@ -3,7 +3,6 @@
  * back to the ServerResponse (directly from memory when the bytes are known, else streamed with backpressure).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { MemoryResponse } from '../../functions/memory-response.ts';
 
@@ -92,9 +91,96 @@ function newRequest(req: IncomingMessage, url: string, method: string, hasBody: 
   return new Request(url, {
     method,
     headers: req.headers as Record<string, string>,
-    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? bodyStream(req) : undefined,
     duplex: hasBody ? 'half' : undefined,
   } as RequestInit);
+}
+
+/**
+ * What the host reads and throws away of a body the handler left unread (a 413 on its Content-Length, a 405 for a
+ * POST) before it answers. Closing a socket with unread bytes in it makes the kernel send a reset, which can
+ * destroy the answer before the client reads it (the classic lingering-close problem; Go's net/http and nginx
+ * read on for the same reason). Past these bounds the host answers at once and closes, as before.
+ */
+const DRAIN_MAX_BYTES = 4 * 1024 * 1024;
+const DRAIN_MAX_MS = 2_000;
+/** A client that sends nothing for this long is not going to finish its body; answer it without waiting more. */
+const DRAIN_IDLE_MS = 500;
+
+/** Stops a request's Web body from taking more bytes, so the rest can be drained (see bodyStream). */
+const stopBody = new WeakMap<IncomingMessage, () => void>();
+
+/**
+ * The request body as a Web stream. Unlike Readable.toWeb, cancelling it (a handler stopping at its size limit)
+ * does not destroy the socket, so the handler's 413 can still reach the client; writeResponse drains the rest.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    req.pause();
+  };
+  stopBody.set(req, stop);
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (stopped) return;
+          // A copy, so the bytes do not pin the socket's read buffer (Readable.toWeb copies too).
+          controller.enqueue(new Uint8Array(chunk));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (!stopped) controller.close();
+        });
+        req.once('error', (err) => {
+          if (!stopped) controller.error(err);
+        });
+        req.once('close', () => {
+          if (!stopped && !req.complete) controller.error(new Error('The client closed the connection before the body ended.'));
+        });
+      },
+      pull() {
+        if (!stopped) req.resume();
+      },
+      cancel() {
+        stop();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/** Reads and discards the rest of an unread body, within the drain's bounds. */
+function drainBody(req: IncomingMessage): Promise<void> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (req.destroyed || declared > DRAIN_MAX_BYTES) return Promise.resolve();
+  stopBody.get(req)?.();
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const finish = () => {
+      clearTimeout(overall);
+      clearTimeout(idle);
+      req.off('data', onData);
+      req.off('end', finish);
+      req.off('close', finish);
+      req.off('error', finish);
+      req.pause();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.byteLength;
+      if (bytes > DRAIN_MAX_BYTES) finish();
+      else idle.refresh();
+    };
+    const overall = setTimeout(finish, DRAIN_MAX_MS);
+    const idle = setTimeout(finish, DRAIN_IDLE_MS);
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('close', finish);
+    req.once('error', finish);
+    req.resume();
+  });
 }
 
 /** Writes a Response out; resolves when it is written (or the client went away). Never rejects. */
@@ -113,10 +199,13 @@ export async function writeResponse(
       headers.push(name, value);
     });
   }
-  // A body we did not read to the end (a 413, a 405 for a POST) stays in the socket: close the connection
-  // after this response rather than parse the leftover bytes as the next request.
+  // A body the handler did not read to the end (a 413, a 405 for a POST) is drained before the answer, and the
+  // connection is closed after it: what is left past the drain's bounds is never parsed as the next request.
   const unread = req.method !== 'GET' && req.method !== 'HEAD' && !req.complete;
-  if (unread) req.on('error', () => {});
+  if (unread) {
+    req.on('error', () => {});
+    await drainBody(req);
+  }
   if (unread || options.close) headers.push('Connection', 'close');
   try {
     res.writeHead(response.status, response.statusText || undefined, headers);

@@ -1,0 +1,108 @@
+/**
+ * node-http's handling of a body the handler leaves unread: the host reads the rest before it answers, so closing
+ * the connection never resets an answer the client has not read yet. Each test runs a real node:http server on a
+ * free port and a raw socket client.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES, readText } from '../../functions/body.ts';
+import { ApiError } from '../../functions/errors.ts';
+import { toRequest, writeResponse } from './node-http.ts';
+
+interface Seen {
+  /** Whether the host had read the request's body to its end once the answer was written. */
+  complete: boolean;
+}
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+
+/** A server whose handler answers 413, after reading the body through functions/body.ts when `read` is set. */
+async function start(read: boolean): Promise<{ port: number; seen: Promise<Seen> }> {
+  let report!: (seen: Seen) => void;
+  const seen = new Promise<Seen>((resolve) => (report = resolve));
+  server = createServer(async (req: IncomingMessage, res) => {
+    const request = toRequest(req, { fallbackHost: 'a.example', trustProxy: 0 });
+    let status = 200;
+    if (read) {
+      try {
+        await readText(request);
+      } catch (err) {
+        status = (err as ApiError).status;
+      }
+    } else status = 413;
+    await writeResponse(req, res, new Response('{"error":{}}', { status, headers: { 'Content-Type': 'application/json' } }));
+    report({ complete: req.complete });
+  });
+  await new Promise<void>((listening) => server!.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  return { port: typeof address === 'object' && address ? address.port : 0, seen };
+}
+
+/** Sends the bytes; resolves with what came back once the server closed, and any socket error the client saw. */
+function send(port: number, parts: Array<string | Buffer>, end = true): Promise<{ text: string; error?: string }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    socket.on('connect', () => {
+      for (const part of parts) socket.write(part);
+      if (end) socket.end();
+    });
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code));
+    socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString('latin1'), error }));
+  });
+}
+
+const head = (length: number | 'chunked') =>
+  `POST /ask HTTP/1.1\r\nHost: a.example\r\nContent-Type: application/json\r\n${length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`}\r\n\r\n`;
+
+describe('a body the handler does not read', () => {
+  it('is read to its end before the 413 goes out, and the connection is then closed', async () => {
+    const { port, seen } = await start(false);
+    const body = Buffer.alloc(1024 * 1024, 'a');
+    const answer = await send(port, [head(body.length), body]);
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.text).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer.error).toBeUndefined();
+    expect((await seen).complete).toBe(true);
+  });
+
+  it('is not read past the drain bound when its declared length is larger: the answer goes out at once', async () => {
+    const { port, seen } = await start(false);
+    // Only the head is sent: a server that waited for the 64 MB it announced would never answer.
+    const answer = await send(port, [head(64 * 1024 * 1024)], false);
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect((await seen).complete).toBe(false);
+  });
+
+  it('does not keep the answer waiting for a client that stops sending', async () => {
+    const { port, seen } = await start(false);
+    const answer = await send(port, [head(1000), 'a'.repeat(10)], false);
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect((await seen).complete).toBe(false);
+  });
+});
+
+describe('a body the handler stops reading at its size limit', () => {
+  it('answers 413 (the handler cancelled the stream; the socket stays open) and reads the rest first', async () => {
+    const { port, seen } = await start(true);
+    const chunk = Buffer.alloc(16 * 1024, 'a');
+    const parts: Array<string | Buffer> = [head('chunked')];
+    for (let i = 0; i < 2 * (MAX_BODY_BYTES / chunk.length); i++) parts.push(`${chunk.length.toString(16)}\r\n`, chunk, '\r\n');
+    parts.push('0\r\n\r\n');
+    const answer = await send(port, parts);
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.error).toBeUndefined();
+    expect((await seen).complete).toBe(true);
+  });
+
+  it('still reads a body within the limit whole', async () => {
+    const { port, seen } = await start(true);
+    const answer = await send(port, [head(5), '"abc"']);
+    expect(answer.text).toMatch(/^HTTP\/1\.1 200 /);
+    expect((await seen).complete).toBe(true);
+  });
+});
