@@ -18,26 +18,51 @@ interface Seen {
 let server: Server | undefined;
 afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
 
-/** A server whose handler answers 413, after reading the body through functions/body.ts when `read` is set. */
-async function start(read: boolean): Promise<{ port: number; seen: Promise<Seen> }> {
+/** A handler: 'ignore' answers 413 without reading, 'read' reads through functions/body.ts, 'stream' answers first. */
+type Mode = 'ignore' | 'read' | 'stream';
+
+/** A server whose handler answers as `mode` says. */
+async function start(mode: Mode): Promise<{ port: number; seen: Promise<Seen> }> {
   let report!: (seen: Seen) => void;
   const seen = new Promise<Seen>((resolve) => (report = resolve));
   server = createServer(async (req: IncomingMessage, res) => {
     const request = toRequest(req, { fallbackHost: 'a.example', trustProxy: 0 });
-    let status = 200;
-    if (read) {
-      try {
-        await readText(request);
-      } catch (err) {
-        status = (err as ApiError).status;
-      }
-    } else status = 413;
-    await writeResponse(req, res, new Response('{"error":{}}', { status, headers: { 'Content-Type': 'application/json' } }));
+    await writeResponse(req, res, await answer(request, mode));
     report({ complete: req.complete });
   });
   await new Promise<void>((listening) => server!.listen(0, '127.0.0.1', listening));
   const address = server.address();
   return { port: typeof address === 'object' && address ? address.port : 0, seen };
+}
+
+async function answer(request: Request, mode: Mode): Promise<Response> {
+  if (mode === 'stream') {
+    // The answer starts before the body is read; the rest of the body is read while the answer is written.
+    const reader = request.body!.getReader();
+    let bytes = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          bytes += value.byteLength;
+        }
+        controller.enqueue(new TextEncoder().encode(`read ${bytes}`));
+        controller.close();
+      },
+    });
+    return new Response(body);
+  }
+  let status = 413;
+  if (mode === 'read') {
+    status = 200;
+    try {
+      await readText(request);
+    } catch (err) {
+      status = (err as ApiError).status;
+    }
+  }
+  return new Response('{"error":{}}', { status, headers: { 'Content-Type': 'application/json' } });
 }
 
 /** Sends the bytes; resolves with what came back once the server closed, and any socket error the client saw. */
@@ -61,7 +86,7 @@ const head = (length: number | 'chunked') =>
 
 describe('a body the handler does not read', () => {
   it('is read to its end before the 413 goes out, and the connection is then closed', async () => {
-    const { port, seen } = await start(false);
+    const { port, seen } = await start('ignore');
     const body = Buffer.alloc(1024 * 1024, 'a');
     const answer = await send(port, [head(body.length), body]);
     expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
@@ -71,7 +96,7 @@ describe('a body the handler does not read', () => {
   });
 
   it('is not read past the drain bound when its declared length is larger: the answer goes out at once', async () => {
-    const { port, seen } = await start(false);
+    const { port, seen } = await start('ignore');
     // Only the head is sent: a server that waited for the 64 MB it announced would never answer.
     const answer = await send(port, [head(64 * 1024 * 1024)], false);
     expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
@@ -79,7 +104,7 @@ describe('a body the handler does not read', () => {
   });
 
   it('does not keep the answer waiting for a client that stops sending', async () => {
-    const { port, seen } = await start(false);
+    const { port, seen } = await start('ignore');
     const answer = await send(port, [head(1000), 'a'.repeat(10)], false);
     expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
     expect((await seen).complete).toBe(false);
@@ -88,7 +113,7 @@ describe('a body the handler does not read', () => {
 
 describe('a body the handler stops reading at its size limit', () => {
   it('answers 413 (the handler cancelled the stream; the socket stays open) and reads the rest first', async () => {
-    const { port, seen } = await start(true);
+    const { port, seen } = await start('read');
     const chunk = Buffer.alloc(16 * 1024, 'a');
     const parts: Array<string | Buffer> = [head('chunked')];
     for (let i = 0; i < 2 * (MAX_BODY_BYTES / chunk.length); i++) parts.push(`${chunk.length.toString(16)}\r\n`, chunk, '\r\n');
@@ -100,9 +125,19 @@ describe('a body the handler stops reading at its size limit', () => {
   });
 
   it('still reads a body within the limit whole', async () => {
-    const { port, seen } = await start(true);
+    const { port, seen } = await start('read');
     const answer = await send(port, [head(5), '"abc"']);
     expect(answer.text).toMatch(/^HTTP\/1\.1 200 /);
     expect((await seen).complete).toBe(true);
+  });
+});
+
+describe('a body the handler reads while it answers', () => {
+  it('is left to the handler, which reads it whole', async () => {
+    const { port } = await start('stream');
+    const body = Buffer.alloc(200 * 1024, 'a');
+    const answer = await send(port, [head(body.length), body]);
+    expect(answer.text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.text).toContain(`read ${body.length}`);
   });
 });

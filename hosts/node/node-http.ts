@@ -107,8 +107,11 @@ const DRAIN_MAX_MS = 2_000;
 /** A client that sends nothing for this long is not going to finish its body; answer it without waiting more. */
 const DRAIN_IDLE_MS = 500;
 
-/** Stops a request's Web body from taking more bytes, so the rest can be drained (see bodyStream). */
-const stopBody = new WeakMap<IncomingMessage, () => void>();
+/**
+ * A request's Web body, for the drain: `stop` keeps it from taking more bytes; `reading` is true while a handler holds
+ * a reader it has not cancelled (it may still be reading, so the host must not take the bytes from under it).
+ */
+const bodies = new WeakMap<IncomingMessage, { stop(): void; reading(): boolean }>();
 
 /**
  * The request body as a Web stream. Unlike Readable.toWeb, cancelling it (a handler stopping at its size limit)
@@ -120,8 +123,7 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
     stopped = true;
     req.pause();
   };
-  stopBody.set(req, stop);
-  return new ReadableStream<Uint8Array>(
+  const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         req.on('data', (chunk: Buffer) => {
@@ -149,13 +151,16 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
+  bodies.set(req, { stop, reading: () => stream.locked && !stopped });
+  return stream;
 }
 
 /** Reads and discards the rest of an unread body, within the drain's bounds. */
 function drainBody(req: IncomingMessage): Promise<void> {
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (req.destroyed || declared > DRAIN_MAX_BYTES) return Promise.resolve();
-  stopBody.get(req)?.();
+  const body = bodies.get(req);
+  if (req.destroyed || declared > DRAIN_MAX_BYTES || body?.reading()) return Promise.resolve();
+  body?.stop();
   return new Promise((resolve) => {
     let bytes = 0;
     const finish = () => {
