@@ -185,6 +185,13 @@
  * out 0.505, fresh 0.591 (only fresh's offered MRR moves, 0.619 -> 0.620); weighing 0: tune 0.664, held out 0.536,
  * fresh 0.591 (overall 0.700); m 1 (absent 1 / 0): tune 0.648, held out 0.536, fresh 0.591 / 0.572. Tune never
  * rises, so nothing here is chosen (held out's one question would be choosing on the held-out third).
+ *
+ * Twenty-first session, tried and not kept: a question word's weight by its part of speech, nouns (the thing asked
+ * about) over verbs or the other way round. Each word's noun share from WordNet 3.1's index files (its noun synsets
+ * over all its synsets, or its SemCor-tagged senses the same way; the surface word, then with -s, -es, -ies, -ing,
+ * -ed undone), its own weight x max(0.1, 1 + a x (share - 0.5)). Moment MRR on tune (baseline 0.664), speakers'
+ * words 1.000 unless given: synsets, a 0.3 / 0.6 / 1: 0.648 / 0.617 / 0.602; a -0.3 / -0.6 / -1: 0.649 / 0.663 /
+ * 0.607 (speakers 0.96); tagged senses, a 0.3 / 0.6 / -0.3: 0.648 / 0.617 / 0.649. No setting rises above 0.664.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
