@@ -6,6 +6,14 @@ import { ApiError } from './errors.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const BODY_TIMEOUT_MS = 10_000;
+/**
+ * A body over the limit is still read, and thrown away, up to this many bytes before the 413 goes out. A server that
+ * answers and stops reading leaves the rest unread on the connection, and what happens then is up to the host: the
+ * kernel resets a socket closed with unread bytes, which can destroy the answer before the client reads it (Go's
+ * net/http and nginx read on for the same reason), and Wrangler's local runtime failed the next request on the same
+ * connection with a 503 ("Your worker restarted mid-request"). Past this the handler stops reading and the host closes.
+ */
+export const DRAIN_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface BodyOptions {
   maxBytes?: number;
@@ -17,11 +25,16 @@ export function mediaType(request: Request): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Reads the raw body as text, failing with 413 past maxBytes and 408 past timeoutMs. */
+/**
+ * Reads the raw body as text, failing with 413 past maxBytes (once the rest is drained, up to DRAIN_BODY_BYTES) and
+ * 408 past timeoutMs.
+ */
 export async function readText(request: Request, options: BodyOptions = {}): Promise<string> {
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  // Announced too large: not worth reading, but drained when small enough to (see DRAIN_BODY_BYTES).
+  const refused = Number.isFinite(declared) && declared > maxBytes;
+  if (refused && declared > DRAIN_BODY_BYTES) throw tooLarge(maxBytes);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -30,16 +43,21 @@ export async function readText(request: Request, options: BodyOptions = {}): Pro
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ApiError('request_timeout', { hint: `Send the body within ${Math.round((options.timeoutMs ?? BODY_TIMEOUT_MS) / 1000)} seconds.` })), options.timeoutMs ?? BODY_TIMEOUT_MS);
   });
+  let tooBig = refused;
   try {
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), timeout]);
       if (done) break;
       size += value.byteLength;
-      if (size > maxBytes) throw tooLarge(maxBytes);
-      chunks.push(value);
+      if (size > maxBytes) tooBig = true;
+      if (size > DRAIN_BODY_BYTES) break;
+      if (!tooBig) chunks.push(value);
     }
+    if (tooBig) throw tooLarge(maxBytes);
   } catch (err) {
     void reader.cancel().catch(() => {});
+    // A body already known to be too large that also stops arriving is answered as too large.
+    if (tooBig) throw tooLarge(maxBytes);
     if (err instanceof ApiError) throw err;
     throw new ApiError('invalid_body', { message: 'The request body could not be read.' });
   } finally {

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { DRAIN_BODY_BYTES } from '../../functions/body.ts';
 import { MemoryResponse } from '../../functions/memory-response.ts';
 
 /** A Host header we are willing to put into a URL: a name or address and an optional port. */
@@ -97,12 +98,11 @@ function newRequest(req: IncomingMessage, url: string, method: string, hasBody: 
 }
 
 /**
- * What the host reads and throws away of a body the handler left unread (a 413 on its Content-Length, a 405 for a
- * POST) before it answers. Closing a socket with unread bytes in it makes the kernel send a reset, which can
- * destroy the answer before the client reads it (the classic lingering-close problem; Go's net/http and nginx
- * read on for the same reason). Past these bounds the host answers at once and closes, as before.
+ * A body the handler left unread (a 405 for a POST; a handler of someone else's) is read and thrown away, within
+ * these bounds, before the answer: closing a socket with unread bytes in it makes the kernel send a reset, which can
+ * destroy the answer before the client reads it (see DRAIN_BODY_BYTES in functions/body.ts, which does the same for
+ * the bodies the handlers refuse). Past the bounds the host answers at once and closes.
  */
-const DRAIN_MAX_BYTES = 4 * 1024 * 1024;
 const DRAIN_MAX_MS = 2_000;
 /** A client that sends nothing for this long is not going to finish its body; answer it without waiting more. */
 const DRAIN_IDLE_MS = 500;
@@ -159,7 +159,7 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
 function drainBody(req: IncomingMessage): Promise<void> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   const body = bodies.get(req);
-  if (req.destroyed || declared > DRAIN_MAX_BYTES || body?.reading()) return Promise.resolve();
+  if (req.destroyed || declared > DRAIN_BODY_BYTES || body?.reading()) return Promise.resolve();
   body?.stop();
   return new Promise((resolve) => {
     let bytes = 0;
@@ -175,7 +175,7 @@ function drainBody(req: IncomingMessage): Promise<void> {
     };
     const onData = (chunk: Buffer) => {
       bytes += chunk.byteLength;
-      if (bytes > DRAIN_MAX_BYTES) finish();
+      if (bytes > DRAIN_BODY_BYTES) finish();
       else idle.refresh();
     };
     const overall = setTimeout(finish, DRAIN_MAX_MS);

@@ -169,6 +169,23 @@ describe.each(suites)('on %s', (host, depth) => {
     await expectEnvelope(await get('/ask', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"query":' }), 400);
   });
 
+  it('a body over the size limit is 413 with the envelope, whether its length is declared or not', async () => {
+    const big = new TextEncoder().encode(JSON.stringify({ query: 'a'.repeat(1024 * 1024) }));
+    const post = (body: BodyInit) => get('/ask', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    await expectEnvelope(await post(big), 413, 'payload_too_large');
+    // Without a Content-Length: the handler finds out as it reads, and drains the rest before it answers.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < big.length; i += 64 * 1024) controller.enqueue(big.subarray(i, i + 64 * 1024));
+        controller.close();
+      },
+    });
+    await expectEnvelope(await post(stream), 413, 'payload_too_large');
+    // The connection is still good for the next request: a POST, which Wrangler's local runtime never retries. (When
+    // the handler stopped reading at the limit, it answered the next one 503, "Your worker restarted mid-request".)
+    expect((await get('/donate', { method: 'POST' })).status).toBe(402);
+  });
+
   it('POST /donate is always 402 with the payment headers', async () => {
     const res = await get('/donate', { method: 'POST' });
     expect(res.status).toBe(402);
