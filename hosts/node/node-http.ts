@@ -98,10 +98,11 @@ function newRequest(req: IncomingMessage, url: string, method: string, hasBody: 
 }
 
 /**
- * A body the handler left unread (a 405 for a POST; a handler of someone else's) is read and thrown away, within
- * these bounds, before the answer: closing a socket with unread bytes in it makes the kernel send a reset, which can
- * destroy the answer before the client reads it (see DRAIN_BODY_BYTES in functions/body.ts, which does the same for
- * the bodies the handlers refuse). Past the bounds the host answers at once and closes.
+ * A body the handler left unread (a 405 for a POST, or any handler that answers without reading) is read and thrown
+ * away, within these bounds and DRAIN_BODY_BYTES, before the answer: closing a socket with unread bytes in it makes
+ * the kernel send a reset, which can destroy the answer before the client reads it (functions/body.ts does the same
+ * for the bodies the handlers refuse; see DRAIN_BODY_BYTES there). Past the bounds the host answers at once and
+ * closes.
  */
 const DRAIN_MAX_MS = 2_000;
 /** A client that sends nothing for this long is not going to finish its body; answer it without waiting more. */
@@ -204,8 +205,9 @@ export async function writeResponse(
       headers.push(name, value);
     });
   }
-  // A body the handler did not read to the end (a 413, a 405 for a POST) is drained before the answer, and the
-  // connection is closed after it: what is left past the drain's bounds is never parsed as the next request.
+  // A body the handler did not read to the end (a 405 for a POST; a 413 for one announced past the drain) is drained
+  // before the answer, and the connection is closed after it: what is left past the drain's bounds is never parsed
+  // as the next request.
   const unread = req.method !== 'GET' && req.method !== 'HEAD' && !req.complete;
   if (unread) {
     req.on('error', () => {});
