@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, readText } from '../../functions/body.ts';
+import { DRAIN_BODY_BYTES, MAX_BODY_BYTES, readText } from '../../functions/body.ts';
 import { ApiError } from '../../functions/errors.ts';
 import { toRequest, writeResponse } from './node-http.ts';
 
@@ -111,14 +111,27 @@ describe('a body the handler does not read', () => {
   });
 });
 
-describe('a body the handler stops reading at its size limit', () => {
-  it('answers 413 (the handler cancelled the stream; the socket stays open) and reads the rest first', async () => {
+/** A chunked body of `bytes`, in 16 KB chunks. */
+function chunked(bytes: number): Array<string | Buffer> {
+  const chunk = Buffer.alloc(16 * 1024, 'a');
+  const parts: Array<string | Buffer> = [head('chunked')];
+  for (let i = 0; i < bytes / chunk.length; i++) parts.push(`${chunk.length.toString(16)}\r\n`, chunk, '\r\n');
+  parts.push('0\r\n\r\n');
+  return parts;
+}
+
+describe('a body over the size limit, read by the handler (functions/body.ts)', () => {
+  it('is drained by the handler, then answered 413', async () => {
     const { port, seen } = await start('read');
-    const chunk = Buffer.alloc(16 * 1024, 'a');
-    const parts: Array<string | Buffer> = [head('chunked')];
-    for (let i = 0; i < 2 * (MAX_BODY_BYTES / chunk.length); i++) parts.push(`${chunk.length.toString(16)}\r\n`, chunk, '\r\n');
-    parts.push('0\r\n\r\n');
-    const answer = await send(port, parts);
+    const answer = await send(port, chunked(2 * MAX_BODY_BYTES));
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.error).toBeUndefined();
+    expect((await seen).complete).toBe(true);
+  });
+
+  it('past DRAIN_BODY_BYTES the handler cancels it; the socket stays open, so the host drains the rest and the 413 arrives', async () => {
+    const { port, seen } = await start('read');
+    const answer = await send(port, chunked(DRAIN_BODY_BYTES + 2 * 1024 * 1024));
     expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer.error).toBeUndefined();
     expect((await seen).complete).toBe(true);
