@@ -28,7 +28,8 @@ import { analysePassage, type PassageAnalysis } from '../../contract/search/pass
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../../contract/search/one-buffer.ts';
-import { loadTopIndex, queryExact, shareEmptyMetadata, TokenSets, vocabularyOf } from './top-index.ts';
+import { loadTopIndex, queryTerm, shareEmptyMetadata, vocabularyOf } from './top-index.ts';
+import { expandTerm } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -309,7 +310,6 @@ export class LoadedShard {
   readonly #at: Int32Array;
   readonly #passages: Int32Array;
   readonly #scores: Float64Array;
-  #tokenSet: lunr.TokenSet | undefined;
   /** Approximate bytes held (for the cache's budget). */
   readonly bytes: number;
 
@@ -386,14 +386,11 @@ export class LoadedShard {
     return { episodes: this.#episodes.subarray(from, to), at: this.#at.subarray(from, to + 1), passages: this.#passages, scores: this.#scores };
   }
 
-  /**
-   * The vocabulary as Lunr's automaton, made on first use: only a prefix or a typo-tolerant lookup needs it, and
-   * building it was most of a shard's load time when every shard was loaded as a lunr.Index.
-   */
-  tokenSet(): lunr.TokenSet {
-    // Published in code-unit order, the order TokenSet.fromArray needs.
-    this.#tokenSet ??= TokenSets.fromArray(this.#terms ? this.#terms.split(' ') : []);
-    return this.#tokenSet;
+  /** A prefix (`key*`) or a word with one edit of tolerance, expanded to the shard's terms (expand-term.ts). */
+  expand(key: string, wildcard: boolean, fuzzy: boolean): string[] {
+    const terms = this.#terms;
+    const termAt = this.#termAt;
+    return expandTerm({ length: termAt.length - 1, at: (k) => terms.slice(termAt[k], termAt[k + 1]! - 1) }, key, wildcard, fuzzy);
   }
 }
 
@@ -766,11 +763,11 @@ export class SearchEngine {
         }
         if (scored) matched.metadata.push({ matches: top.matches, unit: top.unit, boost: l.boost });
         // Transcript: each posting lists the episode's best passages for the term, with their scores. A word as
-        // typed is one posting; a prefix or a typo-tolerant word is expanded to the shard's terms with Lunr's
-        // TokenSet, as lunr.Index#query expands a clause, and each term's posting is read.
+        // typed is one posting; a prefix or a typo-tolerant word is expanded to the shard's terms as
+        // lunr.Index#query expands a clause, and each term's posting is read.
         for (const n of l.shards) {
           const shard = shards.get(n)!;
-          const terms = !l.wildcard && !l.fuzzy ? [l.key] : expandTerm(shard.tokenSet(), l.key, l.wildcard, l.fuzzy);
+          const terms = !l.wildcard && !l.fuzzy ? [l.key] : shard.expand(l.key, l.wildcard, l.fuzzy);
           for (const t of terms) {
             const posting = shard.posting(t);
             if (!posting) continue;
@@ -858,7 +855,7 @@ export class SearchEngine {
           ...(l.fuzzy ? { editDistance: 1 } : {}),
         });
       };
-      const found = l.wildcard || l.fuzzy ? this.#top.query(build) : queryExact(this.#top, l.key, build);
+      const found = queryTerm(this.#top, l.key, { wildcard: l.wildcard, fuzzy: l.fuzzy }, build);
       const terms = new Set<string>();
       const matches = found.map((r) => {
         const matched = Object.keys(r.matchData.metadata);
@@ -1001,12 +998,6 @@ export class SearchEngine {
     }
     return dropUndefined(result);
   }
-}
-
-/** A prefix (`key*`) or a word with one edit of tolerance, expanded to the terms of a vocabulary. */
-function expandTerm(vocabulary: lunr.TokenSet, key: string, wildcard: boolean, fuzzy: boolean): string[] {
-  const clause = fuzzy ? TokenSets.fromFuzzyString(key, 1) : TokenSets.fromString(wildcard ? `${key}*` : key);
-  return vocabulary.intersect(clause).toArray();
 }
 
 /** A moment of an episode: a passage's snippet and the cue it starts at. */

@@ -38,7 +38,11 @@ describe('a loaded shard', () => {
       expect(shard.has(other), other).toBe(false);
       expect(shard.posting(other)).toBeUndefined();
     }
-    expect(shard.tokenSet().toArray().toSorted()).toEqual(Object.keys(postings));
+    expect(shard.expand('', true, false)).toEqual(Object.keys(postings));
+    expect(shard.expand('bee', true, false)).toEqual(['bee', 'beehiv']);
+    expect(shard.expand('be', false, false)).toEqual([]);
+    expect(shard.expand('cafe', false, true)).toEqual(['café']);
+    expect(shard.expand('bees', false, true)).toEqual(['bee']);
     expect(shard.bytes).toBeGreaterThan(1024);
     expect(shard.bytes).toBeLessThan(1024 + 250);
   });

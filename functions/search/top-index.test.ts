@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import lunr from 'lunr';
-import { loadTopIndex, queryExact, shareEmptyMetadata, vocabularyOf } from './top-index.ts';
+import { loadTopIndex, queryTerm, shareEmptyMetadata, vocabularyOf } from './top-index.ts';
 
 const docs = [
   { id: '1', title: 'Bees and the hive', topics: 'beekeeping 2024 honey' },
@@ -25,7 +25,7 @@ const clause = (term: string, options: Partial<lunr.Query.Clause> = {}) => (q: l
 };
 
 describe('loadTopIndex', () => {
-  it('does not build the TokenSet until a clause needs it', () => {
+  it('answers every kind of clause through queryTerm without building the TokenSet, and builds it once for index.query', () => {
     const published = serialized();
     let built = 0;
     const fromArray = (lunr.TokenSet as unknown as { fromArray: (a: string[]) => lunr.TokenSet }).fromArray;
@@ -36,8 +36,12 @@ describe('loadTopIndex', () => {
     (lunr.TokenSet as unknown as { fromArray: typeof spy }).fromArray = spy;
     try {
       const index = loadTopIndex(published);
-      expect(queryExact(index, 'bee', clause('bee')).length).toBeGreaterThan(0);
-      expect(built).toBe(0);
+      expect(queryTerm(index, 'bee', {}, clause('bee')).length).toBeGreaterThan(0);
+      expect(queryTerm(index, 'bee', { wildcard: true }, clause('bee', { wildcard: lunr.Query.wildcard.TRAILING })).length).toBeGreaterThan(0);
+      expect(queryTerm(index, 'bees', { fuzzy: true }, clause('bees', { editDistance: 1 })).length).toBeGreaterThan(0);
+      // Each of them built a TokenSet of its own few terms, never the vocabulary's.
+      expect(built).toBe(3);
+      built = 0;
       index.query(clause('bee', { wildcard: lunr.Query.wildcard.TRAILING }));
       index.query(clause('bee', { wildcard: lunr.Query.wildcard.TRAILING }));
       expect(built).toBe(1);
@@ -52,11 +56,13 @@ describe('loadTopIndex', () => {
     const vocabulary = Object.keys((reference as unknown as { invertedIndex: object }).invertedIndex);
     expect(vocabulary).toContain('2024');
     for (const term of [...vocabulary, 'nothing', 'be', '9', '']) {
-      expect(queryExact(index, term, clause(term))).toEqual(reference.query(clause(term)));
+      expect(queryTerm(index, term, {}, clause(term))).toEqual(reference.query(clause(term)));
       expect(index.query(clause(term))).toEqual(reference.query(clause(term)));
       const prefix = clause(term.slice(0, 2), { wildcard: lunr.Query.wildcard.TRAILING });
+      expect(queryTerm(index, term.slice(0, 2), { wildcard: true }, prefix)).toEqual(reference.query(prefix));
       expect(index.query(prefix)).toEqual(reference.query(prefix));
       const fuzzy = clause(term, { editDistance: 1 });
+      expect(queryTerm(index, term, { fuzzy: true }, fuzzy)).toEqual(reference.query(fuzzy));
       expect(index.query(fuzzy)).toEqual(reference.query(fuzzy));
     }
   });

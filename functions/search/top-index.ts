@@ -1,12 +1,14 @@
 /**
  * The top of the search index (the episodes' metadata, one Lunr document per episode), loaded so that a process
- * answers its first search without building Lunr's TokenSet. lunr.Index.load builds the TokenSet of every term
- * (an automaton of ~16,000 terms at N = 1,000: 55–100 ms of a ~1 s cold start, and several MB of heap kept for
- * good), yet only a prefix or typo-tolerant clause needs it: an exact term's expansion is the term itself when the
- * index has it. So the TokenSet is built on its first use, and exact lookups go through `queryExact`, which gives
- * Lunr a one-term TokenSet instead. Scoring, the vectors and the pipeline are Lunr's own, loaded by Lunr.
+ * answers its searches without building Lunr's TokenSet. lunr.Index.load builds the TokenSet of every term (an
+ * automaton of ~16,000 terms at N = 1,000: 150–190 ms of a cold start, and several MB of heap kept for good), and
+ * lunr.Index#query intersects it with each clause to expand the clause's terms. Here a clause's terms are expanded
+ * over the sorted vocabulary instead (expand-term.ts), and `queryExpanded` gives Lunr a TokenSet of those terms
+ * alone. Scoring, the vectors and the pipeline are Lunr's own, loaded by Lunr; the whole TokenSet is still built if
+ * something calls `index.query` itself.
  */
 import lunr from 'lunr';
+import { expandTerm, sortedTerms, type SortedTerms } from './expand-term.ts';
 
 interface SerializedIndex {
   invertedIndex: Array<[string, unknown]>;
@@ -24,6 +26,8 @@ export const TokenSets = lunr.TokenSet as unknown as {
 export function vocabularyOf(index: lunr.Index): Record<string, unknown> {
   return (index as unknown as { invertedIndex: Record<string, unknown> }).invertedIndex;
 }
+
+const vocabularies = new WeakMap<lunr.Index, SortedTerms>();
 
 /** lunr.Index.load's index, with the TokenSet built on first use instead of at load. */
 export function loadTopIndex(serialized: SerializedIndex): lunr.Index {
@@ -43,6 +47,7 @@ export function loadTopIndex(serialized: SerializedIndex): lunr.Index {
     enumerable: true,
     get: () => (tokenSet ??= TokenSets.fromArray(terms)),
   });
+  vocabularies.set(index, sortedTerms(terms));
   return index;
 }
 
@@ -92,11 +97,15 @@ function isEmpty(value: object): boolean {
 }
 
 /**
- * `index.query(build)` for a query of exactly one term without wildcard or edit distance: the same results,
- * without reading (and so building) the index's TokenSet.
+ * `index.query(build)` for a query of exactly one term clause (as typed, a prefix, or with an edit distance of 1) on
+ * an index from loadTopIndex: the same results, without reading (and so building) the index's TokenSet. The
+ * clause's terms are expanded over the sorted vocabulary, and Lunr intersects its clause with a TokenSet of those
+ * terms alone, which gives it back the same terms.
  */
-export function queryExact(index: lunr.Index, term: string, build: lunr.Index.QueryBuilder): lunr.Index.Result[] {
-  const known = Object.hasOwn(vocabularyOf(index), term);
-  const view = Object.create(index, { tokenSet: { value: known ? TokenSets.fromString(term) : new lunr.TokenSet() } }) as lunr.Index;
+export function queryTerm(index: lunr.Index, term: string, options: { wildcard?: boolean; fuzzy?: boolean }, build: lunr.Index.QueryBuilder): lunr.Index.Result[] {
+  const vocabulary = vocabularies.get(index);
+  if (!vocabulary) throw new TypeError('queryTerm: not an index from loadTopIndex');
+  const expanded = expandTerm(vocabulary, term, options.wildcard ?? false, options.fuzzy ?? false);
+  const view = Object.create(index, { tokenSet: { value: TokenSets.fromArray(expanded) } }) as lunr.Index;
   return view.query(build);
 }

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../../contract/schemas/search.ts';
 import { searchEpisodes, askEpisodes } from '../../functions/search/service.ts';
 import { getEngine, timestamp, withTime, type SearchEngine } from '../../functions/search/engine.ts';
+import { loadTopIndex, queryTerm, vocabularyOf } from '../../functions/search/top-index.ts';
 import { DataStore } from '../../functions/data.ts';
 import { contentWords } from '../../functions/search/query.ts';
 import { languageKey } from '../../contract/search/language.ts';
@@ -149,8 +150,34 @@ describe('language packs', () => {
 
 describe('the sample podcast through the service functions the MCP tools call', () => {
   let store: ReturnType<typeof memoryStore>;
+  let files: Record<string, string>;
   beforeAll(async () => {
-    store = memoryStore(await contentFiles(sampleContent()));
+    files = await contentFiles(sampleContent());
+    store = memoryStore(files);
+  });
+
+  it("expands prefixes and typos over the published top index exactly as lunr.Index.load's index does", () => {
+    const published = () => JSON.parse(files['/search/lunr-index.json']!) as Parameters<typeof loadTopIndex>[0];
+    const reference = lunr.Index.load(published());
+    const index = loadTopIndex(published());
+    const vocabulary = Object.keys(vocabularyOf(reference)).sort();
+    expect(vocabulary.length).toBeGreaterThan(500);
+    const clause = (term: string, options: Partial<lunr.Query.Clause>) => (q: lunr.Query) => {
+      q.term(term, { usePipeline: false, ...options });
+    };
+    let matched = 0;
+    for (const term of vocabulary.filter((_, k) => k % 5 === 0)) {
+      const typo = term.length > 3 ? term.slice(0, 1) + term.slice(2) : `${term}s`;
+      for (const key of [term, typo]) {
+        const fuzzy = queryTerm(index, key, { fuzzy: true }, clause(key, { editDistance: 1 }));
+        expect(fuzzy, `${key}~1`).toEqual(reference.query(clause(key, { editDistance: 1 })));
+        matched += fuzzy.length;
+      }
+      const prefix = term.slice(0, 3);
+      expect(queryTerm(index, prefix, { wildcard: true }, clause(prefix, { wildcard: lunr.Query.wildcard.TRAILING })), `${prefix}*`)
+        .toEqual(reference.query(clause(prefix, { wildcard: lunr.Query.wildcard.TRAILING })));
+    }
+    expect(matched).toBeGreaterThan(vocabulary.length / 5);
   });
 
   it('pages are disjoint and their union is the full ranking, for every page size', async () => {
