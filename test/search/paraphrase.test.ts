@@ -192,6 +192,18 @@
  * -ed undone), its own weight x max(0.1, 1 + a x (share - 0.5)). Moment MRR on tune (baseline 0.664), speakers'
  * words 1.000 unless given: synsets, a 0.3 / 0.6 / 1: 0.648 / 0.617 / 0.602; a -0.3 / -0.6 / -1: 0.649 / 0.663 /
  * 0.607 (speakers 0.96); tagged senses, a 0.3 / 0.6 / -0.3: 0.648 / 0.617 / 0.649. No setting rises above 0.664.
+ *
+ * Twenty-second session, tried and not kept: WordNet's definitions read against the whole question (a Lesk overlap
+ * of several question words, where the ninth session's backward glosses took one word at a time). A show term
+ * becomes related when the glosses of its first 1-3 senses hold 2 (or 3) of the question's ideas, each idea its
+ * own stem or, in one variant, its related terms of weight >= 0.5; gloss words found in more than 100-1,000 of
+ * WordNet's glosses are ignored; the 2-8 terms holding most ideas are added at weight w. "flower juice ... sweet
+ * stuff in jars" now gains nectar (juice and flower both in its second sense's gloss), and sour. Moment MRR on tune
+ * (baseline 0.664), speakers' words 1.000 throughout: senses 1 / 2, w 0.5: 0.661 / 0.664; senses 2, w 1: 0.638 (the
+ * nectar question's moment lands, at the episode's second place; "could future super powerful computers read my
+ * messages" and "how late in the day can I have coffee" are lost); the same with related terms: 0.664 (w 1), 0.630
+ * (w 0.5, one sense); glosses in at most 100: 0.661; the best 3 only, w 1 / 0.75: 0.654 / 0.648; 3 ideas of 3 senses:
+ * 0.648 (one question gained, one lost). No setting rises above 0.664.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
