@@ -87,6 +87,22 @@ describe('a body the handler does not read', () => {
     expect((await seen).complete).toBe(false);
   });
 
+  it('past the drain bound, sent whole before the client reads: the connection lingers, so the 413 is not reset', async () => {
+    // The client writes its 8 MB before it reads anything. Closing at once with its bytes still arriving would make
+    // the kernel reset the connection, destroying the 413 (19 tries of 20 before the linger). rawSocket rejects on
+    // a socket error, so a reset or a refused write fails the test.
+    for (let i = 0; i < 3; i++) {
+      const { port, seen } = await start('ignore');
+      const body = 'a'.repeat(2 * DRAIN_BODY_BYTES);
+      const answer = await rawSocket(port, head(body.length) + body);
+      expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer.text).toMatch(/\r\nconnection: close\r\n/i);
+      expect((await seen).complete).toBe(false);
+      await new Promise<void>((done) => server!.close(() => done()));
+      server = undefined;
+    }
+  });
+
   it('does not keep the answer waiting for a client that stops sending', async () => {
     const { port, seen } = await start('ignore');
     const answer = await rawSocket(port, head(1000) + 'a'.repeat(10));

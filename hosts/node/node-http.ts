@@ -3,6 +3,7 @@
  * back to the ServerResponse (directly from memory when the bytes are known, else streamed with backpressure).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { DRAIN_BODY_BYTES } from '../../functions/body.ts';
 import { MemoryResponse } from '../../functions/memory-response.ts';
@@ -189,6 +190,36 @@ function drainBody(req: IncomingMessage): Promise<void> {
   });
 }
 
+/**
+ * How long a connection closed with the client still sending (a body past the drain's bounds) stays half-open,
+ * reading and throwing away what arrives, before it is closed (Go's server waits 500 ms the same way).
+ */
+const LINGER_MS = 1_000;
+
+/**
+ * After the answer, Node closes a `Connection: close` socket at once (socket.destroySoon), and closing it with the
+ * client's bytes still arriving makes the kernel reset the connection, which can destroy the answer before the
+ * client reads it: a client that sends its whole 8 MB before reading saw no 413 in 19 tries of 20. So this socket
+ * half-closes instead (FIN after the answer) and keeps reading until the client closes its side or LINGER_MS pass,
+ * as Apache's lingering close does. Each such connection is held at most LINGER_MS longer.
+ */
+function lingerOnClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    const close = () => this.destroy();
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    this.once('end', close);
+    this.once('close', () => clearTimeout(timer));
+    this.end();
+    // The exchange is over: the handler's body stream takes no more bytes (it pauses the body when full), and the
+    // HTTP parser, which still reads the socket, hands them to a flowing body that throws them away.
+    bodies.get(req)?.stop();
+    req.on('data', () => {});
+    req.resume();
+  };
+}
+
 /** Writes a Response out; resolves when it is written (or the client went away). Never rejects. */
 export async function writeResponse(
   req: IncomingMessage,
@@ -212,6 +243,7 @@ export async function writeResponse(
   if (unread) {
     req.on('error', () => {});
     await drainBody(req);
+    if (!req.complete) lingerOnClose(req);
   }
   if (unread || options.close) headers.push('Connection', 'close');
   try {
