@@ -28,7 +28,7 @@ import { analysePassage, type PassageAnalysis } from '../../contract/search/pass
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../../contract/search/one-buffer.ts';
-import { loadTopIndex, queryTerm, shareEmptyMetadata, vocabularyOf } from './top-index.ts';
+import { hasTerm, loadTopIndex, queryTerm } from './top-index.ts';
 import { expandTerm } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
@@ -454,7 +454,6 @@ export class SearchEngine {
   /** Rendered pages of answers, by query and paging (services.ts); the index never changes in a process. */
   readonly answers: Lru<string, Promise<unknown>>;
   readonly #top: lunr.Index;
-  readonly #topVocabulary: Record<string, unknown>;
   readonly #episodes: Map<number, ServiceEpisode>;
   readonly #read: DocumentReader;
   /**
@@ -477,7 +476,6 @@ export class SearchEngine {
 
   constructor(top: lunr.Index, layout: SearchLayout, service: ServiceData, analyzer: Analyzer, read: DocumentReader) {
     this.#top = top;
-    this.#topVocabulary = vocabularyOf(top);
     this.layout = layout;
     this.service = service;
     this.analyzer = analyzer;
@@ -572,7 +570,7 @@ export class SearchEngine {
 
   /** Whether the index has a stem (already stemmed). */
   async #knowsStem(stem: string): Promise<boolean> {
-    if (Object.hasOwn(this.#topVocabulary, stem)) return true;
+    if (hasTerm(this.#top, stem)) return true;
     return (await this.#shard(this.#shardOf(stem))).has(stem);
   }
 
@@ -1075,20 +1073,19 @@ export function getEngine(data: DataStore): Promise<SearchEngine> {
 }
 
 async function createEngine(data: DataStore): Promise<SearchEngine> {
-  const [serialized, service] = await Promise.all([
-    data.load('/search/lunr-index.json', async (res) => (await res.json()) as { layout?: unknown }),
-    data.service(),
-  ]);
-  return engineFrom(serialized, service, (path, transform) => data.read(path, transform));
+  const [top, service] = await Promise.all([data.load('/search/lunr-index.json', (res) => res.text()), data.service()]);
+  return engineFrom(top, service, (path, transform) => data.read(path, transform));
 }
 
-/** An engine over the top of a published index (parsed JSON), for hosts and for the browser's offline search. */
-export async function engineFrom(serialized: { layout?: unknown }, service: ServiceData, read: DocumentReader): Promise<SearchEngine> {
-  const parsed = SearchLayoutSchema.safeParse(serialized?.layout);
+/**
+ * An engine over the top of a published index (/search/lunr-index.json, as text: top-index.ts parses only what
+ * queries read), for hosts and for the browser's offline search.
+ */
+export async function engineFrom(topText: string, service: ServiceData, read: DocumentReader): Promise<SearchEngine> {
+  const top = loadTopIndex(topText);
+  const parsed = SearchLayoutSchema.safeParse(top.layout);
   if (!parsed.success) throw new Error(`/search/lunr-index.json has no version ${SEARCH_LAYOUT_VERSION} layout; rebuild the site`);
   // The language's pipeline functions must be registered before Lunr can deserialize an index that uses them.
   const language = await loadLanguage(parsed.data.language);
-  const top = loadTopIndex(serialized as Parameters<typeof loadTopIndex>[0]);
-  void shareEmptyMetadata(top);
-  return new SearchEngine(top, parsed.data, service, new Analyzer(language), read);
+  return new SearchEngine(top.index, parsed.data, service, new Analyzer(language), read);
 }

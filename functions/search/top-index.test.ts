@@ -1,102 +1,122 @@
 import { describe, expect, it } from 'vitest';
 import lunr from 'lunr';
-import { loadTopIndex, queryTerm, shareEmptyMetadata, vocabularyOf } from './top-index.ts';
+import { hasTerm, loadTopIndex, queryTerm, TokenSets, vocabularyOf } from './top-index.ts';
+import { JsonScanError } from './json-scan.ts';
 
 const docs = [
   { id: '1', title: 'Bees and the hive', topics: 'beekeeping 2024 honey' },
   { id: '2', title: 'Bridges of 1890', topics: 'engineering steel 2024' },
   { id: '3', title: 'Honey bees in winter', topics: 'bees winter 90' },
-  { id: '4', title: 'Sourdough starters', topics: 'bread yeast bees' },
+  { id: '4', title: 'Sourdough starters', topics: 'bread yeast bees "quoted" back\\slash' },
 ];
 
-function serialized() {
-  const index = lunr(function () {
+function build(metadata: string[] = []): lunr.Index {
+  return lunr(function () {
     this.ref('id');
     this.field('title', { boost: 2 });
     this.field('topics');
+    this.metadataWhitelist = metadata;
     for (const d of docs) this.add(d);
   });
-  // As published: JSON text, parsed by the host.
-  return JSON.parse(JSON.stringify(index)) as Parameters<typeof loadTopIndex>[0];
 }
+
+/** As published: JSON text, with a member of the service's own after Lunr's. */
+const published = (index = build(), space?: number) => JSON.stringify({ ...index.toJSON(), layout: { version: 4 } }, null, space);
 
 const clause = (term: string, options: Partial<lunr.Query.Clause> = {}) => (q: lunr.Query) => {
   q.term(term, { usePipeline: false, ...options });
 };
 
+/** Every clause kind for every term of the index, and a few it does not have. */
+function clauses(reference: lunr.Index) {
+  const vocabulary = Object.keys(vocabularyOf(reference));
+  expect(vocabulary).toContain('2024');
+  return [...vocabulary, 'nothing', 'be', '9'].flatMap((term) => [
+    { term, options: {}, clause: clause(term) },
+    { term: term.slice(0, 2), options: { wildcard: true }, clause: clause(term.slice(0, 2), { wildcard: lunr.Query.wildcard.TRAILING }) },
+    { term, options: { fuzzy: true }, clause: clause(term, { editDistance: 1 }) },
+  ]);
+}
+
 describe('loadTopIndex', () => {
-  it('answers every kind of clause through queryTerm without building the TokenSet, and builds it once for index.query', () => {
-    const published = serialized();
+  it("answers every kind of clause through queryTerm as lunr.Index.load's index does, parsing only the postings it reads", () => {
+    const text = published();
+    const reference = lunr.Index.load(JSON.parse(text));
+    const { index, layout } = loadTopIndex(text);
+    expect(layout).toEqual({ version: 4 });
+    expect(Object.keys(vocabularyOf(index))).toEqual([]);
+    expect(queryTerm(index, 'bee', {}, clause('bee'))).toEqual(reference.query(clause('bee')));
+    // The one posting the query read.
+    expect(Object.keys(vocabularyOf(index))).toEqual(['bee']);
+    for (const c of clauses(reference)) expect(queryTerm(index, c.term, c.options, c.clause), c.term).toEqual(reference.query(c.clause));
+  });
+
+  it('never builds the whole TokenSet for queryTerm; index.query builds it once, with every posting', () => {
+    const text = published();
+    const reference = lunr.Index.load(JSON.parse(text));
     let built = 0;
-    const fromArray = (lunr.TokenSet as unknown as { fromArray: (a: string[]) => lunr.TokenSet }).fromArray;
+    const fromArray = TokenSets.fromArray;
     const spy = (sorted: string[]) => {
-      built++;
+      built = Math.max(built, sorted.length);
       return fromArray.call(lunr.TokenSet, sorted);
     };
-    (lunr.TokenSet as unknown as { fromArray: typeof spy }).fromArray = spy;
+    TokenSets.fromArray = spy;
     try {
-      const index = loadTopIndex(published);
-      expect(queryTerm(index, 'bee', {}, clause('bee')).length).toBeGreaterThan(0);
+      const { index } = loadTopIndex(text);
       expect(queryTerm(index, 'bee', { wildcard: true }, clause('bee', { wildcard: lunr.Query.wildcard.TRAILING })).length).toBeGreaterThan(0);
       expect(queryTerm(index, 'bees', { fuzzy: true }, clause('bees', { editDistance: 1 })).length).toBeGreaterThan(0);
-      // Each of them built a TokenSet of its own few terms, never the vocabulary's.
-      expect(built).toBe(3);
-      built = 0;
-      index.query(clause('bee', { wildcard: lunr.Query.wildcard.TRAILING }));
-      index.query(clause('bee', { wildcard: lunr.Query.wildcard.TRAILING }));
-      expect(built).toBe(1);
+      // Each built a TokenSet of its own few terms, never the vocabulary's.
+      expect(built).toBeLessThan(5);
+      for (const c of clauses(reference)) expect(index.query(c.clause), c.term).toEqual(reference.query(c.clause));
+      expect(built).toBe(Object.keys(vocabularyOf(reference)).length);
+      expect(Object.keys(vocabularyOf(index)).length).toBe(built);
     } finally {
-      (lunr.TokenSet as unknown as { fromArray: typeof fromArray }).fromArray = fromArray;
+      TokenSets.fromArray = fromArray;
     }
   });
 
-  it("answers exact, prefix and typo-tolerant clauses as lunr.Index.load's index does", () => {
-    const reference = lunr.Index.load(serialized());
-    const index = loadTopIndex(serialized());
-    const vocabulary = Object.keys((reference as unknown as { invertedIndex: object }).invertedIndex);
-    expect(vocabulary).toContain('2024');
-    for (const term of [...vocabulary, 'nothing', 'be', '9', '']) {
-      expect(queryTerm(index, term, {}, clause(term))).toEqual(reference.query(clause(term)));
-      expect(index.query(clause(term))).toEqual(reference.query(clause(term)));
-      const prefix = clause(term.slice(0, 2), { wildcard: lunr.Query.wildcard.TRAILING });
-      expect(queryTerm(index, term.slice(0, 2), { wildcard: true }, prefix)).toEqual(reference.query(prefix));
-      expect(index.query(prefix)).toEqual(reference.query(prefix));
-      const fuzzy = clause(term, { editDistance: 1 });
-      expect(queryTerm(index, term, { fuzzy: true }, fuzzy)).toEqual(reference.query(fuzzy));
-      expect(index.query(fuzzy)).toEqual(reference.query(fuzzy));
+  it('reads any layout of the JSON text: spaces, kept metadata, escaped characters in a term', () => {
+    for (const text of [published(build(), 2), published(build(['position'])), published(build(['position']), 1)]) {
+      const reference = lunr.Index.load(JSON.parse(text));
+      const { index } = loadTopIndex(text);
+      const terms = Object.keys(vocabularyOf(reference));
+      expect(terms.some((t) => t.includes('"') || t.includes('\\'))).toBe(true);
+      for (const term of terms) expect(hasTerm(index, term), term).toBe(true);
+      for (const c of clauses(reference)) expect(queryTerm(index, c.term, c.options, c.clause), c.term).toEqual(reference.query(c.clause));
     }
   });
 
-  it('keeps number-like terms in the order the TokenSet needs', () => {
-    // "1890", "2024" and "90" would come first as an object's keys; a TokenSet built from them out of order
-    // misses words after them.
-    const index = loadTopIndex(serialized());
-    const prefixes = ['1', '2', '9', 'b', 'w'].flatMap((p) => index.query(clause(p, { wildcard: lunr.Query.wildcard.TRAILING })).map((r) => r.ref));
-    const reference = lunr.Index.load(serialized());
-    expect(prefixes).toEqual(['1', '2', '9', 'b', 'w'].flatMap((p) => reference.query(clause(p, { wildcard: lunr.Query.wildcard.TRAILING })).map((r) => r.ref)));
-    expect(prefixes.length).toBeGreaterThan(5);
+  it('knows its terms without parsing their postings', () => {
+    const { index } = loadTopIndex(published());
+    expect(hasTerm(index, 'bee')).toBe(true);
+    expect(hasTerm(index, '2024')).toBe(true);
+    expect(hasTerm(index, 'be')).toBe(false);
+    expect(hasTerm(index, 'zzz')).toBe(false);
+    expect(Object.keys(vocabularyOf(index))).toEqual([]);
   });
 
-  it('shares one empty object for every empty metadata and field, answering as before, also between its slices', async () => {
-    const reference = lunr.Index.load(serialized());
-    const index = loadTopIndex(serialized());
+  it('shares one frozen empty object for every empty metadata and field of the postings it parses', () => {
+    const { index } = loadTopIndex(published());
+    queryTerm(index, 'bee', {}, clause('bee'));
+    queryTerm(index, 'bridg', {}, clause('bridg'));
     const vocabulary = vocabularyOf(index) as Record<string, Record<string, Record<string, object>>>;
-    const terms = Object.keys(vocabulary);
-    const clauses = terms.flatMap((term) => [clause(term), clause(term.slice(0, 2), { wildcard: lunr.Query.wildcard.TRAILING }), clause(term, { editDistance: 1 })]);
-    let pauses = 0;
-    await shareEmptyMetadata(index, 2, async () => {
-      pauses++;
-      for (const c of clauses) expect(index.query(c)).toEqual(reference.query(c));
-    });
-    expect(pauses).toBe(Math.floor(terms.length / 2));
-    for (const c of clauses) expect(index.query(c)).toEqual(reference.query(c));
     // "bees" is in two titles and two documents' topics; "bridg" in one title only.
-    const bees = vocabulary[lunr.stemmer(new lunr.Token('bees', {})).toString()]!;
-    const bridge = vocabulary[lunr.stemmer(new lunr.Token('bridges', {})).toString()]!;
+    const bees = vocabulary['bee']!;
+    const bridge = vocabulary['bridg']!;
     expect(Object.keys(bees.title!).length).toBe(2);
     expect(bees.title!['1']).toBe(bees.title!['3']);
     expect(bees.title!['1']).toBe(bees.topics!['4']);
     expect(bridge.topics).toBe(bridge.title!['2']);
     expect(Object.isFrozen(bridge.topics)).toBe(true);
+  });
+
+  it('refuses a text that is not a serialized index, with a typed error', () => {
+    const text = published();
+    for (const bad of [text.slice(0, text.length / 2), '[]', '{"fields":["title"]}', text.replace('"invertedIndex":[[', '"invertedIndex":[{')]) {
+      expect(() => loadTopIndex(bad)).toThrow(JsonScanError);
+    }
+    const unsorted = JSON.parse(text) as { invertedIndex: unknown[] };
+    unsorted.invertedIndex.reverse();
+    expect(() => loadTopIndex(JSON.stringify(unsorted))).toThrow(/code-unit order/);
   });
 });

@@ -1,19 +1,23 @@
 /**
- * The top of the search index (the episodes' metadata, one Lunr document per episode), loaded so that a process
- * answers its searches without building Lunr's TokenSet. lunr.Index.load builds the TokenSet of every term (an
- * automaton of ~16,000 terms at N = 1,000: 150–190 ms of a cold start, and several MB of heap kept for good), and
- * lunr.Index#query intersects it with each clause to expand the clause's terms. Here a clause's terms are expanded
- * over the sorted vocabulary instead (expand-term.ts), and `queryExpanded` gives Lunr a TokenSet of those terms
- * alone. Scoring, the vectors and the pipeline are Lunr's own, loaded by Lunr; the whole TokenSet is still built if
- * something calls `index.query` itself.
+ * The top of the search index (the episodes' metadata, one Lunr document per episode), loaded from its published
+ * JSON text so that a process answers its first search without parsing what the search does not read, and without
+ * building Lunr's TokenSet. Scoring, the vectors and the pipeline are Lunr's own.
+ *
+ * - The postings stay text until a query reads them. JSON.parse of the whole index (2.8 MB at N = 1,000: ~150,000
+ *   small posting objects) took ~200 ms of a cold start, when a query reads the postings of a few terms. The text
+ *   is scanned once for where each term's posting is (json-scan.ts; a sticky pattern for the shape Lunr writes,
+ *   ~5 ms), and a posting is parsed when a query first needs it.
+ * - lunr.Index.load builds the TokenSet of every term (an automaton of ~16,000 terms: 150–190 ms of a cold start,
+ *   and several MB of heap kept for good), and lunr.Index#query intersects it with each clause to expand the
+ *   clause's terms. Here a clause's terms are expanded over the sorted vocabulary instead (expand-term.ts), and
+ *   `queryTerm` gives Lunr those terms' postings and a TokenSet of those terms alone.
+ *
+ * `index.query` itself still works: its first use parses every posting and builds the whole TokenSet, as
+ * lunr.Index.load would have.
  */
 import lunr from 'lunr';
 import { expandTerm, sortedTerms, type SortedTerms } from './expand-term.ts';
-
-interface SerializedIndex {
-  invertedIndex: Array<[string, unknown]>;
-  [key: string]: unknown;
-}
+import { JsonScanError, readPair, scanArray, scanObject } from './json-scan.ts';
 
 /** Lunr's TokenSet constructors, which @types/lunr leaves out. */
 export const TokenSets = lunr.TokenSet as unknown as {
@@ -27,54 +31,152 @@ export function vocabularyOf(index: lunr.Index): Record<string, unknown> {
   return (index as unknown as { invertedIndex: Record<string, unknown> }).invertedIndex;
 }
 
-const vocabularies = new WeakMap<lunr.Index, SortedTerms>();
+export interface TopIndex {
+  index: lunr.Index;
+  /** The `layout` member of the published JSON, as parsed (the engine validates it). */
+  layout: unknown;
+}
 
-/** lunr.Index.load's index, with the TokenSet built on first use instead of at load. */
-export function loadTopIndex(serialized: SerializedIndex): lunr.Index {
-  const entries = serialized.invertedIndex;
-  const index = lunr.Index.load({ ...serialized, invertedIndex: [] });
-  // Lunr's own (empty, prototype-free) vocabulary, filled here.
-  const inverted = vocabularyOf(index);
-  // Serialized in code-unit order, the order TokenSet.fromArray needs (the object's own key order would put
-  // number-like terms first).
-  const terms = entries.map(([term, posting]) => {
-    inverted[term] = posting;
-    return term;
-  });
+interface Postings {
+  terms: SortedTerms;
+  /** Term k's posting is text.slice(from[k], to[k]) until parsed. */
+  text: string;
+  from: Int32Array<ArrayBuffer>;
+  to: Int32Array<ArrayBuffer>;
+  parsed: Uint8Array;
+}
+
+const postingsOf = new WeakMap<lunr.Index, Postings>();
+
+// A pair as Lunr writes it when no metadata is kept: ["term",{"_index":n,"field":{"ref":{},...},...}]. A pair of
+// any other shape (metadata, an escaped character, spaces) is read by the general scanner.
+const REF = String.raw`"[^"\\]*":\{\}`;
+const FIELD = String.raw`"[^"\\]*":\{(?:${REF}(?:,${REF})*)?\}`;
+const LUNR_PAIR = new RegExp(String.raw`\["([^"\\]*)",\{"_index":\d+(?:,${FIELD})*\}\]`, 'y');
+// The field vectors as Lunr writes them: [["field/ref",[n,n,...]],...], skipped in one match before they are parsed.
+const VECTOR = String.raw`\["[^"\\]*",\[[^\]]*\]\]`;
+const LUNR_VECTORS = new RegExp(String.raw`\[(?:${VECTOR}(?:,${VECTOR})*)?\]`, 'y');
+
+/**
+ * The published /search/lunr-index.json, as lunr.Index.load would load it, with each posting parsed on first use
+ * and the TokenSet built only if `index.query` is called. Throws JsonScanError (or JSON.parse's SyntaxError) on a
+ * text that is not a serialized index.
+ */
+export function loadTopIndex(text: string): TopIndex {
+  const members = new Map<string, [number, number]>();
+  const terms: string[] = [];
+  let from = new Int32Array(1024);
+  let to = new Int32Array(1024);
+  const add = (term: string, a: number, b: number) => {
+    if (terms.length === from.length) {
+      from = grow(from);
+      to = grow(to);
+    }
+    from[terms.length] = a;
+    to[terms.length] = b;
+    terms.push(term);
+  };
+  scanObject(text, 0, (key, start) => {
+    if (key === 'fieldVectors') {
+      LUNR_VECTORS.lastIndex = start;
+      return LUNR_VECTORS.test(text) ? LUNR_VECTORS.lastIndex : undefined;
+    }
+    if (key !== 'invertedIndex') return undefined;
+    return scanArray(text, start, (a) => {
+      LUNR_PAIR.lastIndex = a;
+      const m = LUNR_PAIR.exec(text);
+      if (m) {
+        add(m[1]!, a + m[1]!.length + 4, LUNR_PAIR.lastIndex - 1);
+        return LUNR_PAIR.lastIndex;
+      }
+      const [term, b, c, end] = readPair(text, a);
+      add(term, b, c);
+      return end;
+    });
+  }, (key, a, b) => void members.set(key, [a, b]));
+  const member = <T>(key: string): T => {
+    const at = members.get(key);
+    if (!at) throw new JsonScanError(`the index has no "${key}"`);
+    return JSON.parse(text.slice(at[0], at[1])) as T;
+  };
+  for (let k = 1; k < terms.length; k++) {
+    if (!(terms[k - 1]! < terms[k]!)) throw new JsonScanError('the index\'s terms are not in code-unit order');
+  }
+  const fieldVectors: Record<string, lunr.Vector> = {};
+  for (const [ref, elements] of member<Array<[string, number[]]>>('fieldVectors')) fieldVectors[ref] = new lunr.Vector(elements);
+  // The attributes lunr.Index.load gives the constructor (@types/lunr's Attributes names them otherwise).
+  const index = new lunr.Index({
+    invertedIndex: Object.create(null),
+    fieldVectors,
+    tokenSet: new lunr.TokenSet(),
+    fields: member<string[]>('fields'),
+    pipeline: lunr.Pipeline.load(member<string[]>('pipeline') as never),
+  } as unknown as lunr.Index.Attributes);
+  const postings: Postings = { terms: sortedTerms(terms), text, from, to, parsed: new Uint8Array(terms.length) };
+  postingsOf.set(index, postings);
   let tokenSet: lunr.TokenSet | undefined;
   Object.defineProperty(index, 'tokenSet', {
     configurable: true,
     enumerable: true,
-    get: () => (tokenSet ??= TokenSets.fromArray(terms)),
+    get: () => {
+      if (!tokenSet) {
+        for (let k = 0; k < terms.length; k++) materialize(index, postings, k);
+        tokenSet = TokenSets.fromArray(terms);
+      }
+      return tokenSet;
+    },
   });
-  vocabularies.set(index, sortedTerms(terms));
-  return index;
+  return { index, layout: members.has('layout') ? member('layout') : undefined };
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** Term k's posting, parsed into Lunr's vocabulary if it is not yet. */
+function materialize(index: lunr.Index, postings: Postings, k: number): void {
+  if (postings.parsed[k]) return;
+  const posting = JSON.parse(postings.text.slice(postings.from[k], postings.to[k])) as unknown;
+  shareEmpty(posting);
+  vocabularyOf(index)[postings.terms.at(k)] = posting;
+  postings.parsed[k] = 1;
+}
+
+/** Whether an index from loadTopIndex has the term. */
+export function hasTerm(index: lunr.Index, term: string): boolean {
+  return termIndex(postingsFor(index).terms, term) >= 0;
+}
+
+function postingsFor(index: lunr.Index): Postings {
+  const postings = postingsOf.get(index);
+  if (!postings) throw new TypeError('not an index from loadTopIndex');
+  return postings;
+}
+
+function termIndex(terms: SortedTerms, term: string): number {
+  let lo = 0;
+  let hi = terms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = terms.at(mid);
+    if (t === term) return mid;
+    if (t < term) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /**
  * Lunr publishes a posting as { _index, <field>: { <ref>: <metadata> } }, and with no metadata kept every <metadata>
  * is an empty object, as is a field the term does not occur in: as parsed, a distinct object each (N = 1,000:
- * ~60,000 refs; the loaded index holds 15.9 MB of heap, 9.4 MB with them shared). Lunr only reads them
+ * ~60,000 refs, when every posting was parsed: 15.9 MB of heap, 9.4 MB with them shared). Lunr only reads them
  * (Object.keys; MatchData copies what it finds), so one frozen empty object stands for all of them.
- *
- * Done after the load, a slice of terms at a time between tasks: it costs ~30–50 ms at N = 1,000, a third of
- * parsing the index, which a process's first answer should not wait for. Queries in between read postings that
- * are equal either way.
  */
-export async function shareEmptyMetadata(index: lunr.Index, slice = 2000, pause: () => Promise<unknown> = nextTask): Promise<void> {
-  const inverted = vocabularyOf(index);
-  let n = 0;
-  for (const term in inverted) {
-    shareEmpty(inverted[term]);
-    if (++n % slice === 0) await pause();
-  }
-}
-
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 const EMPTY: object = Object.freeze(Object.create(null));
 
-function shareEmpty(posting: unknown): void {
+export function shareEmpty(posting: unknown): void {
   if (typeof posting !== 'object' || posting === null) return;
   const fields = posting as Record<string, unknown>;
   for (const field in fields) {
@@ -103,9 +205,9 @@ function isEmpty(value: object): boolean {
  * terms alone, which gives it back the same terms.
  */
 export function queryTerm(index: lunr.Index, term: string, options: { wildcard?: boolean; fuzzy?: boolean }, build: lunr.Index.QueryBuilder): lunr.Index.Result[] {
-  const vocabulary = vocabularies.get(index);
-  if (!vocabulary) throw new TypeError('queryTerm: not an index from loadTopIndex');
-  const expanded = expandTerm(vocabulary, term, options.wildcard ?? false, options.fuzzy ?? false);
+  const postings = postingsFor(index);
+  const expanded = expandTerm(postings.terms, term, options.wildcard ?? false, options.fuzzy ?? false);
+  for (const t of expanded) materialize(index, postings, termIndex(postings.terms, t));
   const view = Object.create(index, { tokenSet: { value: TokenSets.fromArray(expanded) } }) as lunr.Index;
   return view.query(build);
 }

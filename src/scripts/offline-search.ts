@@ -25,8 +25,15 @@ async function getJson<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
+async function getText(url: string): Promise<string> {
+  const res = await fetch(url, { headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.text();
+}
+
 async function load(sources: OfflineSources): Promise<SearchEngine> {
-  const [top, service] = await Promise.all([getJson<{ layout?: unknown }>(sources.index), getJson<ServiceData>(sources.service)]);
+  // The top of the index as text: the engine parses only the postings a query reads.
+  const [top, service] = await Promise.all([getText(sources.index), getJson<ServiceData>(sources.service)]);
   const base = new URL(sources.index, globalThis.location?.href);
   return engineFrom(top, service, async (path, transform) => {
     const url = new URL(path, base).toString();
