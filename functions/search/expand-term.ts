@@ -32,8 +32,8 @@ export function expandTerm(terms: SortedTerms, key: string, wildcard: boolean, f
     }
     return out;
   }
+  if (!wildcard) return indexOfTerm(terms, key) >= 0 ? [key] : [];
   const from = lowerBound(terms, key);
-  if (!wildcard) return from < terms.length && terms.at(from) === key ? [key] : [];
   const out: string[] = [];
   for (let k = from; k < terms.length; k++) {
     const term = terms.at(k);
@@ -41,6 +41,12 @@ export function expandTerm(terms: SortedTerms, key: string, wildcard: boolean, f
     out.push(term);
   }
   return out;
+}
+
+/** Where `key` is among the terms, or -1. */
+export function indexOfTerm(terms: SortedTerms, key: string): number {
+  const k = lowerBound(terms, key);
+  return k < terms.length && terms.at(k) === key ? k : -1;
 }
 
 /** The first k whose term is not below `key`. */

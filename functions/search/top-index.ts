@@ -16,7 +16,7 @@
  * lunr.Index.load would have.
  */
 import lunr from 'lunr';
-import { expandTerm, sortedTerms, type SortedTerms } from './expand-term.ts';
+import { expandTerm, indexOfTerm, sortedTerms, type SortedTerms } from './expand-term.ts';
 import { JsonScanError, readPair, scanArray, scanObject } from './json-scan.ts';
 
 /** Lunr's TokenSet constructors, which @types/lunr leaves out. */
@@ -146,7 +146,7 @@ function materialize(index: lunr.Index, postings: Postings, k: number): void {
 
 /** Whether an index from loadTopIndex has the term. */
 export function hasTerm(index: lunr.Index, term: string): boolean {
-  return termIndex(postingsFor(index).terms, term) >= 0;
+  return indexOfTerm(postingsFor(index).terms, term) >= 0;
 }
 
 function postingsFor(index: lunr.Index): Postings {
@@ -155,18 +155,6 @@ function postingsFor(index: lunr.Index): Postings {
   return postings;
 }
 
-function termIndex(terms: SortedTerms, term: string): number {
-  let lo = 0;
-  let hi = terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const t = terms.at(mid);
-    if (t === term) return mid;
-    if (t < term) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
 
 /**
  * Lunr publishes a posting as { _index, <field>: { <ref>: <metadata> } }, and with no metadata kept every <metadata>
@@ -207,7 +195,7 @@ function isEmpty(value: object): boolean {
 export function queryTerm(index: lunr.Index, term: string, options: { wildcard?: boolean; fuzzy?: boolean }, build: lunr.Index.QueryBuilder): lunr.Index.Result[] {
   const postings = postingsFor(index);
   const expanded = expandTerm(postings.terms, term, options.wildcard ?? false, options.fuzzy ?? false);
-  for (const t of expanded) materialize(index, postings, termIndex(postings.terms, t));
+  for (const t of expanded) materialize(index, postings, indexOfTerm(postings.terms, t));
   const view = Object.create(index, { tokenSet: { value: TokenSets.fromArray(expanded) } }) as lunr.Index;
   return view.query(build);
 }
