@@ -28,7 +28,7 @@ import { analysePassage, type PassageAnalysis } from '../../contract/search/pass
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../../contract/search/one-buffer.ts';
-import { hasTerm, loadTopIndex, queryTerm } from './top-index.ts';
+import { hasTerm, queryTerm, scanTopIndex } from './top-index.ts';
 import { expandTerm } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
@@ -1082,10 +1082,10 @@ async function createEngine(data: DataStore): Promise<SearchEngine> {
  * queries read), for hosts and for the browser's offline search.
  */
 export async function engineFrom(topText: string, service: ServiceData, read: DocumentReader): Promise<SearchEngine> {
-  const top = loadTopIndex(topText);
+  const top = scanTopIndex(topText);
   const parsed = SearchLayoutSchema.safeParse(top.layout);
   if (!parsed.success) throw new Error(`/search/lunr-index.json has no version ${SEARCH_LAYOUT_VERSION} layout; rebuild the site`);
-  // The language's pipeline functions must be registered before Lunr can deserialize an index that uses them.
+  // The language's pipeline functions must be registered before Lunr can load an index that uses them.
   const language = await loadLanguage(parsed.data.language);
-  return new SearchEngine(top.index, parsed.data, service, new Analyzer(language), read);
+  return new SearchEngine(top.index(), parsed.data, service, new Analyzer(language), read);
 }

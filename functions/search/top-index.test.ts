@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import lunr from 'lunr';
-import { hasTerm, loadTopIndex, queryTerm, TokenSets, vocabularyOf } from './top-index.ts';
+import { hasTerm, loadTopIndex, queryTerm, scanTopIndex, TokenSets, vocabularyOf } from './top-index.ts';
 import { JsonScanError } from './json-scan.ts';
 
 const docs = [
@@ -108,6 +108,18 @@ describe('loadTopIndex', () => {
     expect(bees.title!['1']).toBe(bees.topics!['4']);
     expect(bridge.topics).toBe(bridge.title!['2']);
     expect(Object.isFrozen(bridge.topics)).toBe(true);
+  });
+
+  it("gives the layout before the index, whose pipeline's functions (a language's) may be registered only then", () => {
+    const text = published().replace('"pipeline":["stemmer"]', '"pipeline":["top-index-test-later"]');
+    expect(text).toContain('top-index-test-later');
+    const scanned = scanTopIndex(text);
+    expect(scanned.layout).toEqual({ version: 4 });
+    expect(() => scanned.index()).toThrow(/unregistered function/i);
+    const later = (token: lunr.Token) => token;
+    lunr.Pipeline.registerFunction(later, 'top-index-test-later');
+    expect(queryTerm(scanned.index(), 'bee', {}, clause('bee')).length).toBeGreaterThan(0);
+    expect(scanned.index()).toBe(scanned.index());
   });
 
   it('refuses a text that is not a serialized index, with a typed error', () => {

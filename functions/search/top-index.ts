@@ -57,12 +57,21 @@ const LUNR_PAIR = new RegExp(String.raw`\["([^"\\]*)",\{"_index":\d+(?:,${FIELD}
 const VECTOR = String.raw`\["[^"\\]*",\[[^\]]*\]\]`;
 const LUNR_VECTORS = new RegExp(String.raw`\[(?:${VECTOR}(?:,${VECTOR})*)?\]`, 'y');
 
+export interface ScannedTopIndex {
+  /** The `layout` member of the published JSON, as parsed (the engine validates it). */
+  layout: unknown;
+  /**
+   * The index (made once). Its pipeline's functions must be registered by then (a language's stemmer and
+   * trimmer: the layout says which language), as for lunr.Index.load.
+   */
+  index(): lunr.Index;
+}
+
 /**
- * The published /search/lunr-index.json, as lunr.Index.load would load it, with each posting parsed on first use
- * and the TokenSet built only if `index.query` is called. Throws JsonScanError (or JSON.parse's SyntaxError) on a
- * text that is not a serialized index.
+ * The published /search/lunr-index.json, scanned: where each term's posting is, and the layout. Throws
+ * JsonScanError (or JSON.parse's SyntaxError) on a text that is not a serialized index.
  */
-export function loadTopIndex(text: string): TopIndex {
+export function scanTopIndex(text: string): ScannedTopIndex {
   const members = new Map<string, [number, number]>();
   const terms: string[] = [];
   let from = new Int32Array(1024);
@@ -102,6 +111,21 @@ export function loadTopIndex(text: string): TopIndex {
   for (let k = 1; k < terms.length; k++) {
     if (!(terms[k - 1]! < terms[k]!)) throw new JsonScanError('the index\'s terms are not in code-unit order');
   }
+  let made: lunr.Index | undefined;
+  const layout: unknown = members.has('layout') ? member('layout') : undefined;
+  return { layout, index: () => (made ??= makeIndex(text, terms, from, to, member)) };
+}
+
+/**
+ * The published index as lunr.Index.load would load it, with each posting parsed on first use and the TokenSet
+ * built only if `index.query` is called.
+ */
+export function loadTopIndex(text: string): TopIndex {
+  const scanned = scanTopIndex(text);
+  return { index: scanned.index(), layout: scanned.layout };
+}
+
+function makeIndex(text: string, terms: string[], from: Int32Array<ArrayBuffer>, to: Int32Array<ArrayBuffer>, member: <T>(key: string) => T): lunr.Index {
   const fieldVectors: Record<string, lunr.Vector> = {};
   for (const [ref, elements] of member<Array<[string, number[]]>>('fieldVectors')) fieldVectors[ref] = new lunr.Vector(elements);
   // The attributes lunr.Index.load gives the constructor (@types/lunr's Attributes names them otherwise).
@@ -126,7 +150,7 @@ export function loadTopIndex(text: string): TopIndex {
       return tokenSet;
     },
   });
-  return { index, layout: members.has('layout') ? member('layout') : undefined };
+  return index;
 }
 
 function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
@@ -155,7 +179,6 @@ function postingsFor(index: lunr.Index): Postings {
   return postings;
 }
 
-
 /**
  * Lunr publishes a posting as { _index, <field>: { <ref>: <metadata> } }, and with no metadata kept every <metadata>
  * is an empty object, as is a field the term does not occur in: as parsed, a distinct object each (N = 1,000:
@@ -164,7 +187,7 @@ function postingsFor(index: lunr.Index): Postings {
  */
 const EMPTY: object = Object.freeze(Object.create(null));
 
-export function shareEmpty(posting: unknown): void {
+function shareEmpty(posting: unknown): void {
   if (typeof posting !== 'object' || posting === null) return;
   const fields = posting as Record<string, unknown>;
   for (const field in fields) {
