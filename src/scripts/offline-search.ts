@@ -19,28 +19,21 @@ export interface OfflineSources {
 
 let engine: Promise<SearchEngine> | undefined;
 
-async function getJson<T>(url: string): Promise<T> {
+/** A published JSON document, refused unless it answered 200. */
+async function fetchJson(url: string): Promise<Response> {
   const res = await fetch(url, { headers: { Accept: 'application/json' } });
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  return (await res.json()) as T;
-}
-
-async function getText(url: string): Promise<string> {
-  const res = await fetch(url, { headers: { Accept: 'application/json' } });
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  return res.text();
+  return res;
 }
 
 async function load(sources: OfflineSources): Promise<SearchEngine> {
   // The top of the index as text: the engine parses only the postings a query reads.
-  const [top, service] = await Promise.all([getText(sources.index), getJson<ServiceData>(sources.service)]);
+  const [top, service] = await Promise.all([
+    fetchJson(sources.index).then((res) => res.text()),
+    fetchJson(sources.service).then((res) => res.json() as Promise<ServiceData>),
+  ]);
   const base = new URL(sources.index, globalThis.location?.href);
-  return engineFrom(top, service, async (path, transform) => {
-    const url = new URL(path, base).toString();
-    const res = await fetch(url, { headers: { Accept: 'application/json' } });
-    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-    return transform(res);
-  });
+  return engineFrom(top, service, async (path, transform) => transform(await fetchJson(new URL(path, base).toString())));
 }
 
 export async function searchOffline(
