@@ -31,19 +31,14 @@ export function vocabularyOf(index: lunr.Index): Record<string, unknown> {
   return (index as unknown as { invertedIndex: Record<string, unknown> }).invertedIndex;
 }
 
-export interface TopIndex {
-  index: lunr.Index;
-  /** The `layout` member of the published JSON, as parsed (the engine validates it). */
-  layout: unknown;
-}
-
 interface Postings {
+  /** The terms in code-unit order, the order TokenSet.fromArray needs, and read one at a time. */
+  list: string[];
   terms: SortedTerms;
-  /** Term k's posting is text.slice(from[k], to[k]) until parsed. */
+  /** Term k's posting is text.slice(from[k], to[k]) until it is parsed into Lunr's vocabulary. */
   text: string;
-  from: Int32Array<ArrayBuffer>;
-  to: Int32Array<ArrayBuffer>;
-  parsed: Uint8Array;
+  from: Int32Array;
+  to: Int32Array;
 }
 
 const postingsOf = new WeakMap<lunr.Index, Postings>();
@@ -74,16 +69,12 @@ export interface ScannedTopIndex {
 export function scanTopIndex(text: string): ScannedTopIndex {
   const members = new Map<string, [number, number]>();
   const terms: string[] = [];
-  let from = new Int32Array(1024);
-  let to = new Int32Array(1024);
+  const from: number[] = [];
+  const to: number[] = [];
   const add = (term: string, a: number, b: number) => {
-    if (terms.length === from.length) {
-      from = grow(from);
-      to = grow(to);
-    }
-    from[terms.length] = a;
-    to[terms.length] = b;
     terms.push(term);
+    from.push(a);
+    to.push(b);
   };
   scanObject(text, 0, (key, start) => {
     if (key === 'fieldVectors') {
@@ -113,19 +104,20 @@ export function scanTopIndex(text: string): ScannedTopIndex {
   }
   let made: lunr.Index | undefined;
   const layout: unknown = members.has('layout') ? member('layout') : undefined;
-  return { layout, index: () => (made ??= makeIndex(text, terms, from, to, member)) };
+  const postings = { list: terms, terms: sortedTerms(terms), text, from: Int32Array.from(from), to: Int32Array.from(to) };
+  return { layout, index: () => (made ??= makeIndex(postings, member)) };
 }
 
 /**
  * The published index as lunr.Index.load would load it, with each posting parsed on first use and the TokenSet
  * built only if `index.query` is called.
  */
-export function loadTopIndex(text: string): TopIndex {
+export function loadTopIndex(text: string): { index: lunr.Index; layout: unknown } {
   const scanned = scanTopIndex(text);
   return { index: scanned.index(), layout: scanned.layout };
 }
 
-function makeIndex(text: string, terms: string[], from: Int32Array<ArrayBuffer>, to: Int32Array<ArrayBuffer>, member: <T>(key: string) => T): lunr.Index {
+function makeIndex(postings: Postings, member: <T>(key: string) => T): lunr.Index {
   const fieldVectors: Record<string, lunr.Vector> = {};
   for (const [ref, elements] of member<Array<[string, number[]]>>('fieldVectors')) fieldVectors[ref] = new lunr.Vector(elements);
   // The attributes lunr.Index.load gives the constructor (@types/lunr's Attributes names them otherwise).
@@ -136,7 +128,6 @@ function makeIndex(text: string, terms: string[], from: Int32Array<ArrayBuffer>,
     fields: member<string[]>('fields'),
     pipeline: lunr.Pipeline.load(member<string[]>('pipeline') as never),
   } as unknown as lunr.Index.Attributes);
-  const postings: Postings = { terms: sortedTerms(terms), text, from, to, parsed: new Uint8Array(terms.length) };
   postingsOf.set(index, postings);
   let tokenSet: lunr.TokenSet | undefined;
   Object.defineProperty(index, 'tokenSet', {
@@ -144,8 +135,8 @@ function makeIndex(text: string, terms: string[], from: Int32Array<ArrayBuffer>,
     enumerable: true,
     get: () => {
       if (!tokenSet) {
-        for (let k = 0; k < terms.length; k++) materialize(index, postings, k);
-        tokenSet = TokenSets.fromArray(terms);
+        for (let k = 0; k < postings.list.length; k++) materialize(index, postings, k);
+        tokenSet = TokenSets.fromArray(postings.list);
       }
       return tokenSet;
     },
@@ -153,19 +144,14 @@ function makeIndex(text: string, terms: string[], from: Int32Array<ArrayBuffer>,
   return index;
 }
 
-function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-
 /** Term k's posting, parsed into Lunr's vocabulary if it is not yet. */
 function materialize(index: lunr.Index, postings: Postings, k: number): void {
-  if (postings.parsed[k]) return;
+  const vocabulary = vocabularyOf(index);
+  const term = postings.terms.at(k);
+  if (Object.hasOwn(vocabulary, term)) return;
   const posting = JSON.parse(postings.text.slice(postings.from[k], postings.to[k])) as unknown;
   shareEmpty(posting);
-  vocabularyOf(index)[postings.terms.at(k)] = posting;
-  postings.parsed[k] = 1;
+  vocabulary[term] = posting;
 }
 
 /** Whether an index from loadTopIndex has the term. */
