@@ -63,6 +63,8 @@ export class ManifestError extends Error {
 const malformed = (path: string) => new ManifestError(`/_manifest.json: the entry of ${path} is malformed; build again`);
 
 const TAB = 9;
+/** An ETag's opaque tag as stored, without quotes (RFC 9110: visible characters but the double quote). */
+const TAG = /^[!#-~]+$/;
 const isIndex = (n: number) => Number.isInteger(n) && n >= -1;
 
 /** The build's files, each decoded from its line when asked for (a host asks for few of them at a time). */
@@ -153,7 +155,7 @@ export class AssetFiles {
     const [type, policy, mtime, size, br = -1, gzip = -1, csp = -1, flags = 0] = [fields[0], fields[1], fields[2], ...fields.slice(4)].map(Number) as number[];
     const tag = fields[3]!;
     const { types, policies, csps } = this.#tables;
-    if (!tag || !/^[!#-~]+$/.test(tag) || ![type, policy, br, gzip, csp, flags].every(isIndex) || !Number.isInteger(mtime) || !Number.isInteger(size) || size! < 0) throw malformed(path);
+    if (!tag || !TAG.test(tag) || ![type, policy, br, gzip, csp, flags].every(isIndex) || !Number.isInteger(mtime) || !Number.isInteger(size) || size! < 0) throw malformed(path);
     if (types[type!] === undefined || policies[policy!] === undefined || (csp! >= 0 && csps[csp!] === undefined)) throw malformed(path);
     const entry: AssetEntry = { type: types[type!]!, cacheControl: policies[policy!]!, mtime: mtime!, identity: { etag: `"${tag}"`, size: size! } };
     if (br! >= 0) entry.br = { etag: `"${tag}-br"`, size: br! };
@@ -200,7 +202,7 @@ export function packManifest(meta: { generated_at: string; siteUrl: string }, fi
     if (/[\t\n\r]/.test(path)) throw new ManifestError(`${JSON.stringify(path)}: a path with a tab or a line break cannot be stored`);
     const entry = AssetEntrySchema.parse(raw);
     const tag = /^"([^"]+)"$/.exec(entry.identity.etag)?.[1];
-    if (!tag || !/^[!#-~]+$/.test(tag)) throw new ManifestError(`${path}: ETag ${entry.identity.etag} is not a quoted tag`);
+    if (!tag || !TAG.test(tag)) throw new ManifestError(`${path}: ETag ${entry.identity.etag} is not a quoted tag`);
     for (const [variant, mark] of [['br', 'br'], ['gzip', 'gz']] as const) {
       const etag = entry[variant]?.etag;
       if (etag !== undefined && etag !== `"${tag}-${mark}"`) throw new ManifestError(`${path}: the ${variant} ETag ${etag} is not "${tag}-${mark}"`);

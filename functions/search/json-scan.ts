@@ -22,13 +22,13 @@ const COLON = 0x3a;
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
-export function skipSpace(text: string, at: number): number {
+function skipSpace(text: string, at: number): number {
   while (at < text.length && isSpace(text.charCodeAt(at))) at++;
   return at;
 }
 
 /** The index just past the string that opens at `at` (a quote). */
-export function skipString(text: string, at: number): number {
+function skipString(text: string, at: number): number {
   for (let i = at + 1; ; ) {
     const q = text.indexOf('"', i);
     if (q < 0) throw new JsonScanError(`unterminated string at ${at}`);
@@ -68,7 +68,7 @@ export function skipValue(text: string, at: number): number {
 }
 
 /** The decoded string that opens at `at`, and the index past it. */
-export function readString(text: string, at: number): [string, number] {
+function readString(text: string, at: number): [string, number] {
   if (text.charCodeAt(at) !== QUOTE) throw new JsonScanError(`expected a string at ${at}`);
   const end = skipString(text, at);
   const raw = text.slice(at + 1, end - 1);
