@@ -23,16 +23,17 @@
  *
  * Prints a table and one JSON line (`npm run bench:isolate -- --dist ... --queries ...`).
  */
-import { chmodSync, linkSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeCloudflareConfig } from '../hosts/cloudflare/build.ts';
 import { startHost } from '../test/helpers/hosts.ts';
 import type { RunningServer } from '../test/helpers/server.ts';
 import { freePort } from '../test/pipeline/util.ts';
-import { ASSET_LIMITS, pickWorkerTarget, planAssets, type AssetFile, type AssetPlan } from './lib/isolate.ts';
+import { pickWorkerTarget } from './lib/isolate.ts';
+import { ASSET_LIMITS, listAssetFiles, planAssets, type AssetPlan } from '../hosts/cloudflare/asset-plan.ts';
 import { processMemory } from './lib/proc.ts';
 import { percentile } from './lib/stats.ts';
 
@@ -63,15 +64,6 @@ const siteUrl = (JSON.parse(readFileSync(join(distDir, 'client', '_manifest.json
 
 /* ---- the work copy: the build's client files hard-linked, Workers' config beside them ------------------------- */
 
-function listFiles(dir: string, base = dir, out: AssetFile[] = []): AssetFile[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) listFiles(path, base, out);
-    else if (entry.isFile()) out.push({ path: relative(base, path).split('\\').join('/'), bytes: statSync(path).size });
-  }
-  return out;
-}
-
 function linkOrCopy(from: string, to: string): void {
   try {
     linkSync(from, to);
@@ -83,7 +75,7 @@ function linkOrCopy(from: string, to: string): void {
 const work = values.work ? resolve(values.work) : mkdtempSync(join(tmpdir(), 'isolate-bench-'));
 const workDist = join(work, 'dist');
 rmSync(workDist, { recursive: true, force: true });
-const sourceFiles = listFiles(join(distDir, 'client'));
+const sourceFiles = listAssetFiles(join(distDir, 'client'));
 for (const file of sourceFiles) {
   // The Cloudflare build writes these two; a hard link would let it write into the original build.
   if (file.path === '_headers' || file.path === '.assetsignore') continue;

@@ -1,60 +1,8 @@
 /**
- * Pure helpers of bench/isolate.ts (the Cloudflare preview's isolate memory): which files of a build Workers
- * would take as static assets (and which it refuses), which DevTools target is the Worker, and V8 flags written
- * into workerd's binary Cap'n Proto config (how a heap limit is enforced locally: workerd itself enforces none).
+ * Pure helpers of bench/isolate.ts (the Cloudflare preview's isolate memory): which DevTools target is the
+ * Worker, and V8 flags written into workerd's binary Cap'n Proto config (how a heap limit is enforced locally:
+ * workerd itself enforces none). Which files Workers takes as assets is hosts/cloudflare/asset-plan.ts.
  */
-
-/** Workers static assets: files per version (free plan; paid plans 100,000) and bytes per file. */
-export const ASSET_LIMITS = { files: 20_000, paidFiles: 100_000, fileBytes: 25 * 1024 * 1024 };
-
-/** What wrangler never uploads as an asset, whatever .assetsignore says (its own control files). */
-const ALWAYS_IGNORED = new Set(['.assetsignore', '_headers', '_redirects']);
-
-/** Matches one .assetsignore line (gitignore-like globs: `*` within a segment, a name without `/` anywhere). */
-export function ignoreMatcher(patterns: readonly string[]): (relativePath: string) => boolean {
-  const rules = patterns
-    .map((p) => p.trim())
-    .filter((p) => p && !p.startsWith('#'))
-    .map((p) => {
-      const anchored = p.includes('/');
-      const body = p
-        .replace(/^\//, '')
-        .split('*')
-        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('[^/]*');
-      return new RegExp(anchored ? `^${body}(/.*)?$` : `(^|/)${body}(/.*)?$`);
-    });
-  return (relativePath) => ALWAYS_IGNORED.has(relativePath) || rules.some((r) => r.test(relativePath));
-}
-
-export interface AssetFile {
-  /** Path relative to the assets directory, with `/` separators. */
-  path: string;
-  bytes: number;
-}
-
-export interface AssetPlan {
-  /** Files Workers would upload (the static-asset file count). */
-  uploaded: AssetFile[];
-  /** Files over the per-file limit: `wrangler dev` and `wrangler deploy` refuse the whole directory for them. */
-  oversize: AssetFile[];
-  ignored: number;
-  fileLimit: number;
-  withinFileLimit: boolean;
-}
-
-/** Sorts a build's client files the way wrangler's asset manifest does: ignored, too large, uploaded. */
-export function planAssets(files: readonly AssetFile[], ignorePatterns: readonly string[], limits = ASSET_LIMITS): AssetPlan {
-  const ignored = ignoreMatcher(ignorePatterns);
-  const plan: AssetPlan = { uploaded: [], oversize: [], ignored: 0, fileLimit: limits.files, withinFileLimit: true };
-  for (const file of files) {
-    if (ignored(file.path)) plan.ignored++;
-    else if (file.bytes > limits.fileBytes) plan.oversize.push(file);
-    else plan.uploaded.push(file);
-  }
-  plan.withinFileLimit = plan.uploaded.length + plan.oversize.length <= limits.files;
-  return plan;
-}
 
 /** One entry of a DevTools inspector's /json list. */
 export interface InspectorTarget {

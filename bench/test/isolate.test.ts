@@ -1,35 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serializeConfig } from 'miniflare';
-import { ignoreMatcher, pickWorkerTarget, planAssets, readV8Flags, withV8Flags } from '../lib/isolate.ts';
-
-describe('static assets as Workers takes them', () => {
-  it('ignores what .assetsignore and wrangler itself ignore', () => {
-    const ignored = ignoreMatcher(['*.br', '*.gz', '# comment', '', '/drafts']);
-    expect(ignored('search/shards/1.json.br')).toBe(true);
-    expect(ignored('rss.xml.gz')).toBe(true);
-    expect(ignored('_headers')).toBe(true);
-    expect(ignored('.assetsignore')).toBe(true);
-    expect(ignored('drafts/a.html')).toBe(true);
-    expect(ignored('episodes/drafts/a.html')).toBe(false);
-    expect(ignored('search/lunr-index.json')).toBe(false);
-    expect(ignored('brochure.html')).toBe(false);
-  });
-
-  it('counts uploaded files against the per-version limit and lists files over 25 MiB', () => {
-    const files = [
-      { path: 'index.html', bytes: 10 },
-      { path: 'index.html.br', bytes: 5 },
-      { path: 'search-index.json', bytes: 58_456_542 },
-      { path: 'a.json', bytes: 25 * 1024 * 1024 },
-    ];
-    const plan = planAssets(files, ['*.br']);
-    expect(plan.uploaded.map((f) => f.path)).toEqual(['index.html', 'a.json']);
-    expect(plan.oversize.map((f) => f.path)).toEqual(['search-index.json']);
-    expect(plan.ignored).toBe(1);
-    expect(plan.withinFileLimit).toBe(true);
-    expect(planAssets(files, [], { files: 2, paidFiles: 10, fileBytes: 1e9 }).withinFileLimit).toBe(false);
-  });
-});
+import { pickWorkerTarget, readV8Flags, withV8Flags } from '../lib/isolate.ts';
 
 describe('inspector target list', () => {
   const target = (name: string) => ({

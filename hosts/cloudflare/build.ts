@@ -3,20 +3,22 @@
  * <dist>/cloudflare/wrangler.json (the Worker, its assets, run_worker_first from the build's manifest, the rate-
  * limit Durable Object) and <dist>/client/_headers (headers for what the assets layer answers alone).
  * Deploy: `npx wrangler deploy --config dist/cloudflare/wrangler.json`; secrets with `npx wrangler secret put`.
+ * Run as a script it also says how many files the deploy will upload, and warns past Workers' limits (asset-plan.ts).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
 import { functionRoutedPatterns, headersFile } from '../shared/headers-file.ts';
 import type { AssetManifest } from '../../contract/schemas/asset-manifest.ts';
 import { PARTS_PATH, type PartsIndex } from './split-assets.ts';
+import { ASSET_LIMITS, assetLimitProblems, listAssetFiles, planAssets, type AssetPlan } from './asset-plan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The newest date the bundled workerd (wrangler's dependency) supports; raise it with wrangler. */
 export const COMPATIBILITY_DATE = '2026-04-01';
 
 /** Workers static assets refuse any file larger than this (25 MiB). */
-export const WORKERS_ASSET_MAX_BYTES = 25 * 1024 * 1024;
+export const WORKERS_ASSET_MAX_BYTES = ASSET_LIMITS.fileBytes;
 
 export interface CloudflareBuildOptions {
   /** Files larger than this are uploaded as parts (default and upper bound: WORKERS_ASSET_MAX_BYTES; smaller for tests). */
@@ -103,12 +105,22 @@ export function splitLargeAssets(clientDir: string, manifest: AssetManifest, max
   return index;
 }
 
+/** What `wrangler deploy` would upload of the Cloudflare build in distDir (written by writeCloudflareConfig). */
+export function uploadPlan(distDir: string): AssetPlan {
+  const clientDir = join(distDir, 'client');
+  return planAssets(listAssetFiles(clientDir), readFileSync(join(clientDir, '.assetsignore'), 'utf8').split('\n'));
+}
+
 /** An .assetsignore (gitignore syntax) line matching exactly this path from the assets directory. */
 function ignorePattern(path: string): string {
   return path.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const file = writeCloudflareConfig(resolve(process.env.DIST_DIR || 'dist'), { maxAssetBytes: Number(process.env.WORKERS_ASSET_MAX_BYTES) || undefined });
-  console.log(`wrote ${relative(process.cwd(), file)}`);
+  const distDir = resolve(process.env.DIST_DIR || 'dist');
+  const file = writeCloudflareConfig(distDir, { maxAssetBytes: Number(process.env.WORKERS_ASSET_MAX_BYTES) || undefined });
+  const plan = uploadPlan(distDir);
+  console.log(`wrote ${relative(process.cwd(), file)} (${plan.uploaded.length.toLocaleString('en')} static asset files to upload)`);
+  // A warning, not a failure: the limits are Cloudflare's and may change; the deploy is where they are enforced.
+  for (const problem of assetLimitProblems(plan)) console.warn(`warning: ${problem}`);
 }

@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
-import { writeCloudflareConfig } from './build.ts';
+import { uploadPlan, writeCloudflareConfig } from './build.ts';
+import { assetLimitProblems } from './asset-plan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const env = process.env;
@@ -30,6 +31,8 @@ if (stale) {
 }
 // WORKERS_ASSET_MAX_BYTES lowers the assets layer's 25 MiB file limit (tests: the sample's files are small).
 const config = writeCloudflareConfig(distDir, { maxAssetBytes: Number(env.WORKERS_ASSET_MAX_BYTES) || undefined });
+// workerd serves any number of files locally; a deploy of the same build would meet these limits.
+for (const problem of assetLimitProblems(uploadPlan(distDir))) console.log(JSON.stringify({ level: 'warn', msg: `wrangler deploy: ${problem}` }));
 
 /** What the Worker reads from its environment (functions/env.ts and the modules with settings of their own). */
 const PASSED = ['SITE_URL', 'TRUST_PROXY', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'RESPONSE_TIMEOUT_MS', 'SIGNING_KEY', 'SIGNING_SECRET', 'MCP_ALLOWED_ORIGINS', 'TIP_WALLET_ADDRESS', 'TIP_NETWORK', 'TIP_URL'];

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { writeCloudflareConfig, WORKERS_ASSET_MAX_BYTES } from '../../hosts/cloudflare/build.ts';
+import { uploadPlan, writeCloudflareConfig, WORKERS_ASSET_MAX_BYTES } from '../../hosts/cloudflare/build.ts';
+import { assetLimitProblems } from '../../hosts/cloudflare/asset-plan.ts';
 import { loadStaticStore } from '../../hosts/node/static-store.ts';
 import { packManifest } from '../../contract/schemas/asset-manifest.ts';
 import { PARTS_PATH, withSplitAssets, type PartsIndex } from '../../hosts/cloudflare/split-assets.ts';
@@ -83,6 +84,30 @@ describe('build:cloudflare on files over the limit', () => {
     expect(lines).toEqual(['*.br', '*.gz', '_manifest.json.br', '/search-index.json', '/transcripts/one\\ two.txt']);
     // The parts themselves are uploaded: no rule matches them.
     expect(lines.some((l) => l.includes('part'))).toBe(false);
+  });
+
+  it('counts what wrangler would upload: the parts and the other files, not the originals, variants or control files', () => {
+    build();
+    writeFileSync(join(client, 'episodes.json.gz'), 'gz');
+    writeFileSync(join(client, 'episodes.json.br'), 'br');
+    try {
+      const plan = uploadPlan(dist);
+      expect(plan.uploaded.map((f) => f.path).sort()).toEqual([
+        '_manifest.json',
+        PARTS_PATH.slice(1),
+        'episodes.json',
+        'search-index.json.part0',
+        'search-index.json.part1',
+        'search-index.json.part2',
+        'transcripts/one two.txt.part0',
+        'transcripts/one two.txt.part1',
+      ]);
+      expect(plan.oversize).toEqual([]);
+      expect(assetLimitProblems(plan)).toEqual([]);
+    } finally {
+      rmSync(join(client, 'episodes.json.gz'));
+      rmSync(join(client, 'episodes.json.br'));
+    }
   });
 
   it('gives the same output when run again, and removes parts a larger limit no longer needs', () => {
