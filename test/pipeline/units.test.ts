@@ -3,6 +3,7 @@
  * in-memory store's bounds, MemoryResponse's standard behaviour, the Astro bridge against Astro's own Node
  * request/response code, the precompression step, and createApp in process.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -313,8 +314,21 @@ describe('precompression', () => {
 
   it('hashes inline scripts for the CSP, not external or data blocks', () => {
     const html = '<script>alert(1)</script><script type="module">import "x"</script><script src="/a.js"></script><script type="application/ld+json">{}</script>';
-    const hashes = inlineScriptHashes(html);
+    const hashes = inlineScriptHashes(Buffer.from(html));
     expect(hashes).toHaveLength(2);
     expect(hashes[0]).toMatch(/^sha256-[A-Za-z0-9+/]+=*$/);
+  });
+
+  it('hashes a script as the UTF-8 bytes a browser hashes, whatever characters the page and the script hold', () => {
+    const script = 'document.title = "Café ☕ – 🐝 naïve";';
+    const page = `<p>Épisode 🎙 · ${'é'.repeat(3)}</p><script type="module">${script}</script><p>fin</p>`;
+    const sha256 = (text: string) => `sha256-${createHash('sha256').update(Buffer.from(text, 'utf8')).digest('base64')}`;
+    expect(inlineScriptHashes(Buffer.from(page))).toEqual([sha256(script)]);
+  });
+
+  it('reads attribute names as HTML does: data-src is not src, a no-break space is not a space', () => {
+    const page = '<script data-src="/x.js">one()</script><script src\u00a0="/y.js">two()</script><script\tsrc = "/z.js"></script>';
+    const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
+    expect(inlineScriptHashes(Buffer.from(page))).toEqual([sha256('one()'), sha256('two()')]);
   });
 });
