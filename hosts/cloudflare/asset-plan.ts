@@ -5,7 +5,7 @@
  * over the size limit, after the upload; a show that has grown past them hears it here first.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import ignore from 'ignore';
 
 /**
@@ -61,7 +61,7 @@ export function listAssetFiles(dir: string): AssetFile[] {
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const full = join(entry.parentPath, entry.name);
-    out.push({ path: full.slice(dir.length + 1).split('\\').join('/'), bytes: statSync(full).size });
+    out.push({ path: relative(dir, full).split(sep).join('/'), bytes: statSync(full).size });
   }
   return out;
 }

@@ -326,8 +326,8 @@ describe('precompression', () => {
     expect(inlineScriptHashes(Buffer.from(page))).toEqual([sha256(script)]);
   });
 
-  it('reads attribute names as HTML does: data-src is not src, a no-break space is not a space', () => {
-    const page = '<script data-src="/x.js">one()</script><script src\u00a0="/y.js">two()</script><script\tsrc = "/z.js"></script>';
+  it('reads attribute names as HTML does: data-src is not src, a no-break space is not a space, a slash is', () => {
+    const page = '<script data-src="/x.js">one()</script><script src\u00a0="/y.js">two()</script><script\tsrc = "/z.js"></script><script/src="/w.js"></script>';
     const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
     expect(inlineScriptHashes(Buffer.from(page))).toEqual([sha256('one()'), sha256('two()')]);
   });
