@@ -170,7 +170,7 @@ export async function* searchDocuments(content: LoadedContent, options: { semant
       yield [`/search/${name}.json`, JSON.stringify(await make(content, false))];
     }
     const artifacts = await searchArtifacts(content, false);
-    for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), JSON.stringify(artifacts.shards.get(n))];
+    for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), artifacts.shards.json(n)];
     // Last: the thread has had the index's time and the shards' to make it.
     if (semantic) yield ['/search/semantic.json', JSON.stringify(await semantic.result)];
   } finally {

@@ -64,7 +64,7 @@ export function searchFiles(artifacts: SearchArtifacts): Record<string, string> 
     '/search/lunr-index.json': JSON.stringify(artifacts.top),
     '/search/passages.json': JSON.stringify(artifacts.passagesIndex),
   };
-  for (let n = 0; n < artifacts.shards.length; n++) files[SHARD_PATH.replace('{n}', String(n))] = JSON.stringify(artifacts.shards.get(n));
+  for (let n = 0; n < artifacts.shards.length; n++) files[SHARD_PATH.replace('{n}', String(n))] = artifacts.shards.json(n);
   for (const [id, chunks] of artifacts.passages) {
     chunks.forEach((chunk, c) => (files[PASSAGES_PATH.replace('{id}', String(id)).replace('{chunk}', String(c))] = JSON.stringify(chunk)));
   }

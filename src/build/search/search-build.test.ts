@@ -3,7 +3,7 @@ import lunr from 'lunr';
 import { buildPassages, PASSAGE_WINDOW } from './passages.ts';
 import { buildLunrIndex } from './lunr-index.ts';
 import { buildSearchIndexJson } from './artifacts.ts';
-import { buildShardedIndex } from './sharded-index.ts';
+import { buildShardedIndex, Shards } from './sharded-index.ts';
 import { decodePassages } from '../../../contract/schemas/search-passages.ts';
 import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { Cue } from '../../content/srt.ts';
@@ -153,6 +153,27 @@ describe('buildShardedIndex', () => {
     expect(shards.get(1)).not.toBe(shards.get(1));
     expect(JSON.stringify(shards.get(1))).toBe(JSON.stringify(shards.get(1)));
     for (const n of [-1, shards.length, 0.5, Number.NaN]) expect(() => shards.get(n), String(n)).toThrow(RangeError);
+  });
+
+  it('writes each shard as JSON.stringify would, byte for byte, without making its objects', async () => {
+    const built = await buildShardedIndex(episodes, passages, 'en', undefined, { shardBytes: 2_000 });
+    const { shards } = built;
+    expect(shards.length).toBeGreaterThan(2);
+    for (let n = 0; n < shards.length; n++) expect(shards.json(n), `shard ${n}`).toBe(JSON.stringify(shards.get(n)));
+    const empty = (await buildShardedIndex(episodes, [], 'en')).shards;
+    expect(empty.json(0)).toBe(JSON.stringify(empty.get(0)));
+    for (const n of [-1, shards.length, 0.5, Number.NaN]) expect(() => shards.json(n), String(n)).toThrow(RangeError);
+    // Postings the fast path cannot write as JSON.stringify does: NaN (null), -0 (0), episodes out of order (sorted keys).
+    const odd = (data: number[]) =>
+      new Shards({ terms: ['a', 'b'], textTerms: [0, 1], termStart: Int32Array.of(0, 1, 3), byTerm: Int32Array.of(0, 5, 10), data: Float64Array.from(data) }, [0], ['stemmer']);
+    for (const data of [
+      [0, 1, 1, 0, Number.NaN, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
+      [0, 1, 1, 0, -0, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
+      [0, 1, 1, 0, 1.5, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
+    ]) {
+      const shard = odd(data);
+      expect(shard.json(0)).toBe(JSON.stringify(shard.get(0)));
+    }
   });
 
   it('publishes one empty shard when no episode has a transcript', async () => {
