@@ -1,6 +1,9 @@
 import { Marked, type Token } from 'marked';
 
-const marked = new Marked({ gfm: true, async: false });
+/** The parser's options (part of the content cache's key for rendered notes: src/content/load.ts). */
+export const MARKDOWN_OPTIONS = { gfm: true, async: false } as const;
+
+const marked = new Marked(MARKDOWN_OPTIONS);
 
 /** Show notes → HTML for the episode page and the feed's content:encoded. */
 export function markdownToHtml(markdown: string): string {

@@ -128,8 +128,16 @@ function entryPath(dir: string, key: string, extension: string): string {
  * compute(), or what it returned before for the same identity (what computes: a version, the code) and input
  * (what it computes from), kept as JSON when a folder is configured.
  */
-export function cachedByContent<T>(identity: string, input: string, compute: () => T): T {
-  return cached(contentKey(identity, input), compute, JSON_ENTRY, JSON_CODEC as Codec<T>);
+export function cachedByContent<T>(identity: string, input: string, compute: () => T, options: CacheOptions = {}): T {
+  return cached(contentKey(identity, input), compute, JSON_ENTRY, JSON_CODEC as Codec<T>, options);
+}
+
+export interface CacheOptions {
+  /**
+   * False: kept and pruned like any entry, but left out of parseCacheStats and parseCacheSummary, which count the
+   * build's per-episode work (transcripts, search analyses), not a lookup that saves a few milliseconds.
+   */
+  counted?: boolean;
 }
 
 /** How a value is kept on disk: bytes out, the same value back. */
@@ -211,7 +219,7 @@ const JSON_CODEC: Codec<unknown> = {
   decode: (bytes) => JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
 };
 
-function cached<T>(key: string, compute: () => T, extension: string, codec: Codec<T>): T {
+function cached<T>(key: string, compute: () => T, extension: string, codec: Codec<T>, { counted = true }: CacheOptions = {}): T {
   const { dir } = state();
   if (!dir) return compute();
   const path = entryPath(dir, key, extension);
@@ -225,16 +233,20 @@ function cached<T>(key: string, compute: () => T, extension: string, codec: Code
   if (bytes) {
     try {
       const value = codec.decode(bytes);
-      state().hits++;
-      state().read.add(key);
+      if (counted) {
+        state().hits++;
+        state().read.add(key);
+      }
       return value;
     } catch {
       // A damaged entry is computed again and replaced.
     }
   }
   const value = compute();
-  state().misses++;
-  state().made.add(key);
+  if (counted) {
+    state().misses++;
+    state().made.add(key);
+  }
   try {
     mkdirSync(dir, { recursive: true });
     writeAtomic(path, codec.encode(value));
