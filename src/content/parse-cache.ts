@@ -2,7 +2,8 @@
  * Per-episode build work by content hash, on disk under Astro's cacheDir (set by the content-check integration),
  * so a rebuild redoes only what changed: parsed transcripts (cachedParse), the search analysis of each
  * episode's passages (src/build/search/analysis.ts), and each episode file's frontmatter and notes (load.ts).
- * At 1,000 hour-long episodes each is seconds of a build that should take ten. Without a configured folder (npm run check, tests, tools) everything is computed.
+ * At 1,000 hour-long episodes each is seconds of a build that should take ten. Without a configured folder (npm
+ * run check, tests, tools) everything is computed.
  *
  * The key is the sha1 of the parser's identity (PARSE_CACHE_VERSION, the parser's name and its source text) and the
  * transcript's bytes; a change to srt.ts or vtt.ts changes the source text and so the key. Bump
