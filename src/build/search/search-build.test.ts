@@ -3,7 +3,7 @@ import lunr from 'lunr';
 import { buildPassages, PASSAGE_WINDOW } from './passages.ts';
 import { buildLunrIndex } from './lunr-index.ts';
 import { buildSearchIndexJson } from './artifacts.ts';
-import { buildShardedIndex, Shards } from './sharded-index.ts';
+import { buildShardedIndex, numberJson, Shards } from './sharded-index.ts';
 import { decodePassages } from '../../../contract/schemas/search-passages.ts';
 import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { Cue } from '../../content/srt.ts';
@@ -170,10 +170,22 @@ describe('buildShardedIndex', () => {
       [0, 1, 1, 0, Number.NaN, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
       [0, 1, 1, 0, -0, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
       [0, 1, 1, 0, 1.5, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
+      // Numbers numberJson leaves to JSON.stringify: four decimals, a passage number past a million.
+      [0, 1, 1, 0, 1.2345, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
+      [0, 1, 1, 2_000_000, 1.5, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
     ]) {
       const shard = odd(data);
       expect(shard.json(0)).toBe(JSON.stringify(shard.get(0)));
     }
+  });
+
+  it('writes a shard\'s numbers as JSON.stringify does, or leaves them to it', () => {
+    // Every score of three decimals below a million the index can hold (round3), and integers: the same text.
+    const samples = [0, 1, 7, 999_999, 0.001, 0.01, 0.1, 0.5, 0.05, 0.007, 1.25, 2.103, 12.34, 999_999.999, -0.5, -3.007];
+    for (let i = 0; i < 40_000; i++) samples.push((((i * 7_919) % 2_000_000) - 1_000_000) / 1000, ((i * 104_729) % 100_000) / 1000);
+    for (const x of samples) expect(numberJson(x), String(x)).toBe(JSON.stringify(x));
+    // Anything else is not written here: not finite, -0, more decimals, a million and above, too small for 3 decimals.
+    for (const x of [Number.NaN, Infinity, -Infinity, -0, 1 / 3, 1.2345, 1e6, 1e6 + 0.5, 1e21, 0.0001, 5e-7]) expect(numberJson(x), String(x)).toBeUndefined();
   });
 
   it('publishes one empty shard when no episode has a transcript', async () => {

@@ -176,7 +176,12 @@ export async function buildShardedIndex(
   // passages at N = 1,000, where those cost seconds of the rebuild's critical path.
   const counter = new TermCounter(terms.length);
   const passageTerms = new Map<number, Int32Array[]>();
+  // The size of each term's records in pass 2 ([term, episode, n, (passage, score) × n] per episode holding it, n
+  // its passages there up to perTerm), so that pass 2 writes each record in its term's place (TermRecords).
+  const records = new TermRecords(terms.length);
+  let ordinal = 0;
   for (const [id, list] of byEpisode) {
+    ordinal++;
     passageTerms.set(
       id,
       list.map((p) => {
@@ -187,6 +192,7 @@ export async function buildShardedIndex(
         for (let k = 0; k < distinct; k++) {
           const term = counter.terms[k]!;
           df[term] = (df[term] ?? 0) + 1;
+          records.count(term, ordinal, perTerm);
         }
         counter.clear(distinct);
         addLength('text', ids.length);
@@ -239,9 +245,13 @@ export async function buildShardedIndex(
   });
 
   // Pass 2: the transcript postings, episode by episode: each term's best passages in the episode, as records
-  // [term, episode, n, (passage, score) × n] one after the other in a typed array (millions of small arrays
-  // before: ~4 s of the rebuild's critical path and much of its garbage at N = 1,000).
-  const records = new RecordList();
+  // [term, episode, n, (passage, score) × n] in one typed array (millions of small arrays before: ~4 s of the
+  // rebuild's critical path and much of its garbage at N = 1,000), each written where its term's records are, terms
+  // in shard order: the shards then read the array from start to end, not all over it once per term.
+  const textTerms: number[] = [];
+  for (let id = 0; id < terms.length; id++) if (records.has(id)) textTerms.push(id);
+  textTerms.sort((a, b) => compare(terms[a]!, terms[b]!));
+  const { termStart, byTerm, data } = records.place(textTerms);
   const best = new BestPassages(terms.length, perTerm);
   for (const [episode, list] of passageTerms) {
     list.forEach((ids, passage) => {
@@ -254,28 +264,17 @@ export async function buildShardedIndex(
     });
     best.drain(episode, records);
   }
-  // Each term's records, in episode order: offsets into `records`, grouped by term.
-  const recordCount = new Int32Array(terms.length);
-  for (let at = 0; at < records.length; at += 3 + 2 * records.data[at + 2]!) recordCount[records.data[at]!]!++;
-  const termStart = new Int32Array(terms.length + 1);
-  for (let id = 0; id < terms.length; id++) termStart[id + 1] = termStart[id]! + recordCount[id]!;
-  const byTerm = new Int32Array(termStart[terms.length]!);
-  const filled = termStart.slice(0, terms.length);
-  for (let at = 0; at < records.length; at += 3 + 2 * records.data[at + 2]!) byTerm[filled[records.data[at]!]!++] = at;
+  records.check();
 
   // Pass 3: cut the sorted vocabulary into shards of about shardBytes of JSON. Only the cuts are made here: each
   // shard's objects are made when it is asked for (Shards), as the build writes it. Made all at once they were
   // ~2.2 GB of the indexing thread's 3.0 GB heap at 2,000 episodes, and the garbage collector's work grew with them.
-  const textTerms: number[] = [];
-  for (let id = 0; id < terms.length; id++) if (recordCount[id]) textTerms.push(id);
-  textTerms.sort((a, b) => compare(terms[a]!, terms[b]!));
-  const postings: TermPostings = { terms, textTerms, termStart, byTerm, data: records.data };
+  const postings: TermPostings = { terms, textTerms, termStart, byTerm, data };
   // Shard 0 starts at the first term (first: '', every term sorts after it); with no transcript at all it is the
   // one empty shard that keeps the layout uniform.
   const cuts: number[] = [0];
   const first: string[] = [''];
   let shardBytesSoFar = 0;
-  const data = records.data;
   textTerms.forEach((id, k) => {
     // Estimated JSON size of the term's entry.
     let bytes = terms[id]!.length + 32;
@@ -433,9 +432,10 @@ export class Shards implements Iterable<SerializedIndex> {
   /**
    * JSON.stringify(get(n)), written straight from the typed arrays, without making the shard's objects: the build
    * writes every shard on the search thread (at 1,001 episodes, 1,310 shards and 74 MB: 3.6-4.0 s through get,
-   * 3.0-3.2 s this way, most of what is left being the numbers' text). Same text, byte for byte
-   * (search-build.test.ts); a shard the fast path cannot write exactly (a score that is not a finite number or is
-   * -0, episodes out of order) is written by JSON.stringify.
+   * 3.0-3.2 s this way with the numbers joined by V8; later runs, alternated, on a slower morning: 4.2-5.3 s so,
+   * 2.8-4.0 s with the numbers written by numberJson, 1.4-1.8 s with the records in shard order too). Same text,
+   * byte for byte (search-build.test.ts); a shard the fast path cannot write exactly (a number numberJson leaves,
+   * episodes out of order) is written by JSON.stringify.
    */
   json(n: number): string {
     if (!Number.isInteger(n) || n < 0 || n >= this.length) throw new RangeError(`no shard ${n} (${this.length} shards)`);
@@ -453,8 +453,13 @@ export class Shards implements Iterable<SerializedIndex> {
         if (episode <= previous) return JSON.stringify(this.get(n));
         previous = episode;
         const stop = at + 3 + 2 * data[at + 2]!;
-        for (let j = at + 3; j < stop; j++) if (!Number.isFinite(data[j]!) || Object.is(data[j], -0)) return JSON.stringify(this.get(n));
-        refs.push(`"${episode}":{"p":[${data.subarray(at + 3, stop).join(',')}]}`);
+        let p = '';
+        for (let j = at + 3; j < stop; j++) {
+          const text = numberJson(data[j]!);
+          if (text === undefined) return JSON.stringify(this.get(n));
+          p += j === at + 3 ? text : `,${text}`;
+        }
+        refs.push(`"${episode}":{"p":[${p}]}`);
       }
       entries.push(`[${JSON.stringify(terms[id])},{"_index":${entries.length},"text":{${refs.join(',')}}}]`);
     }
@@ -464,6 +469,25 @@ export class Shards implements Iterable<SerializedIndex> {
   *[Symbol.iterator](): Iterator<SerializedIndex> {
     for (let n = 0; n < this.length; n++) yield this.get(n);
   }
+}
+
+/**
+ * JSON.stringify(x) for the numbers a shard holds, passage numbers and scores of three decimals (round3), written
+ * through integers: V8 writes a small integer from a cache, but a fraction by its shortest round trip, most of the
+ * shards' text time. Below a million a number of three decimals has no shorter round trip than those decimals (two
+ * of them are 0.001 apart, its neighbours as doubles ~1e-10), so the text is the same. Undefined for anything else
+ * (not finite, -0, more decimals, larger): the caller writes the shard with JSON.stringify.
+ */
+export function numberJson(x: number): string | undefined {
+  if (Number.isInteger(x)) return Math.abs(x) < 1e6 && !Object.is(x, -0) ? String(x) : undefined;
+  const k = Math.round(x * 1000);
+  if (k / 1000 !== x || Math.abs(k) >= 1e9) return undefined;
+  const a = Math.abs(k);
+  const whole = Math.floor(a / 1000);
+  const fraction = a % 1000;
+  const digits =
+    fraction % 100 === 0 ? String(fraction / 100) : fraction % 10 === 0 ? String(fraction / 10).padStart(2, '0') : String(fraction).padStart(3, '0');
+  return `${k < 0 ? '-' : ''}${whole}.${digits}`;
 }
 
 /** Occurrences of each term in one list of term ids at a time, in arrays the size of the vocabulary. */
@@ -494,18 +518,88 @@ class TermCounter {
   }
 }
 
-/** A growing Float64Array of numbers appended one at a time. */
-class RecordList {
-  data = new Float64Array(1 << 16);
-  length = 0;
+/**
+ * The transcript postings' records [term, episode, n, (passage, score) × n] in one Float64Array, grouped by term:
+ * counted first (count, for every passage's distinct terms, episode after episode), then placed (place: the terms
+ * in the order their records are to lie), then written episode after episode (open), each record at its term's next
+ * place, so that a term's records are in episode order.
+ */
+class TermRecords {
+  /** Term → its records, and the numbers they take. */
+  readonly #records: Int32Array;
+  readonly #size: Int32Array;
+  /** Term → the ordinal of the last episode counted that holds it, and its passages there (up to perTerm). */
+  readonly #lastEpisode: Int32Array;
+  readonly #inEpisode: Int32Array;
+  /** Set by place: term → the next record's offset in `data`, and its next entry in `byTerm`. */
+  #next = new Int32Array(0);
+  #entry = new Int32Array(0);
+  #end = new Int32Array(0);
+  data = new Float64Array(0);
+  byTerm = new Int32Array(0);
 
-  push(x: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
+  constructor(vocabulary: number) {
+    this.#records = new Int32Array(vocabulary);
+    this.#size = new Int32Array(vocabulary);
+    this.#lastEpisode = new Int32Array(vocabulary);
+    this.#inEpisode = new Int32Array(vocabulary);
+  }
+
+  /** A passage of the episode numbered `ordinal` (from 1, in the order pass 2 takes them) holds `term`. */
+  count(term: number, ordinal: number, perTerm: number): void {
+    if (this.#lastEpisode[term] !== ordinal) {
+      this.#lastEpisode[term] = ordinal;
+      this.#inEpisode[term] = 0;
+      this.#records[term]!++;
+      this.#size[term]! += 3;
     }
-    this.data[this.length++] = x;
+    if (this.#inEpisode[term]! < perTerm) {
+      this.#inEpisode[term]!++;
+      this.#size[term]! += 2;
+    }
+  }
+
+  has(term: number): boolean {
+    return this.#records[term]! > 0;
+  }
+
+  /** Lays the records out, the terms in `order` (every term with records), and gives where each term's are. */
+  place(order: readonly number[]): { termStart: Int32Array; byTerm: Int32Array; data: Float64Array } {
+    const vocabulary = this.#records.length;
+    const termStart = new Int32Array(vocabulary + 1);
+    for (let id = 0; id < vocabulary; id++) termStart[id + 1] = termStart[id]! + this.#records[id]!;
+    this.#entry = termStart.slice(0, vocabulary);
+    this.#next = new Int32Array(vocabulary);
+    this.#end = new Int32Array(vocabulary);
+    let at = 0;
+    for (const id of order) {
+      this.#next[id] = at;
+      at += this.#size[id]!;
+      this.#end[id] = at;
+    }
+    this.data = new Float64Array(at);
+    this.byTerm = new Int32Array(termStart[vocabulary]!);
+    return { termStart, byTerm: this.byTerm, data: this.data };
+  }
+
+  /** Starts the record of `term` in `episode` with n pairs; gives its offset in `data` (the pairs from offset + 3). */
+  open(term: number, episode: number, n: number): number {
+    const at = this.#next[term]!;
+    this.#next[term] = at + 3 + 2 * n;
+    this.byTerm[this.#entry[term]!++] = at;
+    this.data[at] = term;
+    this.data[at + 1] = episode;
+    this.data[at + 2] = n;
+    return at;
+  }
+
+  /** Every record written where it was counted (a mismatch would be a bug in pass 1 or 2, not in the content). */
+  check(): void {
+    for (let id = 0; id < this.#next.length; id++) {
+      if (this.#records[id] && this.#next[id] !== this.#end[id]) {
+        throw new Error(`search index: term ${id}'s records do not fill their place`);
+      }
+    }
   }
 }
 
@@ -557,16 +651,15 @@ class BestPassages {
     this.#counts[slot] = kept + 1;
   }
 
-  /** Appends the episode's records [term, episode, n, pairs…] and empties the slots for the next episode. */
-  drain(episode: number, out: RecordList): void {
+  /** Writes the episode's records [term, episode, n, pairs…] and empties the slots for the next episode. */
+  drain(episode: number, out: TermRecords): void {
+    const data = out.data;
     for (let slot = 0; slot < this.#used; slot++) {
       const term = this.#terms[slot]!;
       const n = this.#counts[slot]!;
-      out.push(term);
-      out.push(episode);
-      out.push(n);
+      const at = out.open(term, episode, n) + 3;
       const base = 2 * this.#max * slot;
-      for (let k = 0; k < 2 * n; k++) out.push(this.#pairs[base + k]!);
+      for (let k = 0; k < 2 * n; k++) data[at + k] = this.#pairs[base + k]!;
       this.#slotOf[term] = -1;
     }
     this.#used = 0;
