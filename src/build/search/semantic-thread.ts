@@ -1,8 +1,9 @@
 /**
  * The semantic artifact (semantic.ts) made on a thread of its own from the show's analysis, while the thread that
- * asked for it builds the index from the same analysis (the bulk documents' search part, src/build/bulk-documents.ts).
- * One after the other they were ~11 s and ~6 s of that thread in a rebuild at 1,000 episodes, while the other core
- * had nothing left to do. The passages' term ids go over in one SharedArrayBuffer: copied once, not cloned.
+ * asked for it writes the index it built from the same analysis (the bulk documents' search part,
+ * src/build/bulk-documents.ts says when it starts it). One after the other they were ~11 s and ~6 s of that thread
+ * in a rebuild at 1,000 episodes, while the other core had nothing left to do. The passages' term ids go over in one
+ * SharedArrayBuffer: copied once, not cloned.
  */
 import { Worker } from 'node:worker_threads';
 import type { SemanticData } from '../../../contract/search/semantic.ts';
