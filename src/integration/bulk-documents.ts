@@ -14,7 +14,7 @@
  * Their routes list no paths in a build with this integration.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -27,6 +27,7 @@ import { transcriptClaims, type TranscriptClaims } from '../content/transcript-p
 import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.ts';
 import { runJob, type Job, type JobResult } from './precompress-job.ts';
 import { LinkedFiles } from './linked-files.ts';
+import { moveInto } from './move-into.ts';
 import { releaseAll } from '../content/shared-claims.ts';
 import { reportOf } from '../build/thread-report.ts';
 
@@ -90,7 +91,7 @@ export function bulkDocumentsIntegration(): AstroIntegration {
           const produced = await pending;
           // Since the build process started (the main thread's clock starts with it).
           const ready = performance.now();
-          await moveInto(staging, root, produced.done);
+          await moveInto(staging, root);
           await rm(staging, { recursive: true, force: true });
           logger.info(
             `${produced.files} documents written and compressed (${Math.round(produced.bytes / 1024 / 1024)} MB), ready ${Math.round(ready / 1000)} s after the build process started`,
@@ -225,31 +226,4 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
 async function* chain<T>(first: AsyncIterable<T>, then: () => AsyncIterable<T>): AsyncGenerator<T> {
   yield* first;
   yield* then();
-}
-
-/** Moves each document and its variants from the staging folder into the output (a rename; a copy across disks). */
-async function moveInto(staging: string, root: string, done: Map<string, JobResult>): Promise<void> {
-  const dirs = new Map<string, Promise<unknown>>();
-  const move = async (from: string, to: string) => {
-    try {
-      await rename(from, to);
-    } catch {
-      await copyFile(from, to);
-    }
-  };
-  const paths = [...done.keys()];
-  for (let i = 0; i < paths.length; i += 64) {
-    await Promise.all(
-      paths.slice(i, i + 64).map(async (path) => {
-        const r = done.get(path)!;
-        const target = join(root, path.slice(1));
-        const dir = dirname(target);
-        if (!dirs.has(dir)) dirs.set(dir, mkdir(dir, { recursive: true }));
-        await dirs.get(dir);
-        await move(join(staging, path.slice(1)), target);
-        if (r.br) await move(`${r.file}.br`, `${target}.br`);
-        if (r.gz) await move(`${r.file}.gz`, `${target}.gz`);
-      }),
-    );
-  }
 }
