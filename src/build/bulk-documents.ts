@@ -166,7 +166,7 @@ const PASSAGE_FILES_CODEC: Codec<PassageFileTexts> = {
  * 41.5 of 9) against 42.5-50.8 s (median 46.6 of 9) with the thread started first.
  */
 export async function* searchDocuments(content: LoadedContent, options: { semanticThread?: boolean } = {}): AsyncGenerator<[string, string]> {
-  await searchArtifacts(content, false);
+  const artifacts = await searchArtifacts(content, false);
   const semantic = options.semanticThread ? await semanticOnThread(content) : undefined;
   try {
     // Without the passage files, which episodeDocuments writes (the same artifacts serve both calls).
@@ -174,7 +174,6 @@ export async function* searchDocuments(content: LoadedContent, options: { semant
       if (name === 'semantic' && semantic) continue;
       yield [`/search/${name}.json`, JSON.stringify(await make(content, false))];
     }
-    const artifacts = await searchArtifacts(content, false);
     for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), artifacts.shards.json(n)];
     // Last: the thread has had the shards' time to make it.
     if (semantic) yield ['/search/semantic.json', JSON.stringify(await semantic.result)];

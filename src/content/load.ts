@@ -320,7 +320,8 @@ function readEpisodeSource(frontmatter: string, notes: string): EpisodeSource {
  * readEpisodeSource, kept in the content cache by the file's text: YAML's parse and the notes' Markdown were ~2.5 s
  * of each of a build's three loads of a 1,000-episode show (profiled), redone in every rebuild for files that did
  * not change. What JSON would not give back the same (a non-finite number such as .nan; a date below the top
- * level, which a `%YAML 1.1` document can hold) is read anew each time. The key names the code and the packages that read (EPISODE_SOURCE_IDENTITY); without them, no cache.
+ * level, which a `%YAML 1.1` document can hold) is read anew each time. The key names the code and the packages
+ * that read (EPISODE_SOURCE_IDENTITY); without them, no cache.
  */
 function episodeSource(source: string, frontmatter: string, notes: string): EpisodeSource {
   if (EPISODE_SOURCE_IDENTITY === undefined) return readEpisodeSource(frontmatter, notes);

@@ -449,7 +449,7 @@ export class Shards implements Iterable<SerializedIndex> {
       for (let r = termStart[id]!; r < termStart[id + 1]!; r++) {
         const at = byTerm[r]!;
         const episode = data[at + 1]! | 0;
-        // JSON.stringify writes integer keys in ascending order, and -0, NaN and the infinities unlike join.
+        // JSON.stringify writes integer keys in ascending order (numberJson answers for the numbers).
         if (episode <= previous) return JSON.stringify(this.get(n));
         previous = episode;
         const stop = at + 3 + 2 * data[at + 2]!;
