@@ -21,6 +21,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDuration } from '../contract/duration.ts';
 
+/** An episode's file name without extension, the same for its Markdown, transcript and audio. */
+export function episodeSlug(id: number): string {
+  return `${String(id).padStart(4, '0')}-episode`;
+}
+
 /** mulberry32: small, fast, good enough for reproducible synthetic text. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -196,7 +201,7 @@ export function generateCorpus({ episodes, out, seed = 42, vocabulary }: CorpusO
       cues.push(`${++n}\n${srtTime(t)} --> ${srtTime(cueEnd)}\n${wrap(text)}\n`);
       t = cueEnd + 0.1;
     }
-    const slug = `${String(id).padStart(4, '0')}-episode`;
+    const slug = episodeSlug(id);
     writeFileSync(join(out, 'transcripts', `${slug}.srt`), cues.join('\n'));
     const title = `${pick(properNouns)} and the ${topics[0]} of ${topicWord()}`;
     meta.push({ id, title, topics, guest });

@@ -111,9 +111,12 @@ export interface BenchResult {
   inProcess?: InProcess;
   /** The same with V8's defaults, as a function isolate runs the engine (no flags can be set there). */
   inProcessV8Defaults?: InProcess;
-  /** The build again with one more episode (same Astro cache). */
-  /** `restored`: pages Astro copied from the previous build's cache (incremental build) instead of rendering them. */
-  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }>; restored?: number };
+  /**
+   * The build again with one more episode (same Astro cache and output), the median of `runs` such rebuilds, each
+   * adding one episode to the previous one's show (results before the twenty-sixth session hold one, no `runs`).
+   * `restored`: pages Astro copied from the previous build's cache (incremental build) instead of rendering them.
+   */
+  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }>; restored?: number; runs?: Array<{ ms: number; cpuMs?: number }> };
   engines?: {
     build?: { documents?: number; passages?: number; minisearch?: EngineBuild; lunr?: EngineBuild };
     lunr?: EngineQuery;
