@@ -17,6 +17,7 @@ import { MARKDOWN_OPTIONS, markdownToHtml, markdownToText } from './markdown.ts'
 import { parseSrtBlocks, srtCues, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
 import { cachedByContent, cachedParse, ensureParsed, PARSE_CACHE_VERSION } from './parse-cache.ts';
+import { CUES_CODEC } from './cues-codec.ts';
 import { claimedTranscript } from './transcript-prewarm.ts';
 import { checkCategories } from './itunes-categories.ts';
 import { closestWord } from './did-you-mean.ts';
@@ -360,14 +361,15 @@ export function isJsonData(value: unknown): boolean {
   return Object.entries(value).every(([key, v]) => key !== '__proto__' && isJsonData(v));
 }
 
-/** A transcript's cues and problems, kept in the content cache by its text. */
+/** A transcript's cues and problems, kept in the content cache by its text (SubRip's in cues-codec.ts's binary form). */
 function parseTranscript(format: 'srt' | 'vtt', text: string): ReturnType<typeof srtCues> | ReturnType<typeof parseVtt> {
-  return format === 'vtt' ? cachedParse(parseVtt, text) : cachedParse(parseSrtKeepingBlocks, text);
+  return format === 'vtt' ? cachedParse(parseVtt, text) : cachedParse(parseSrtKeepingBlocks, text, CUES_CODEC);
 }
 
 /** parseTranscript's result kept in the content cache for another thread (the prewarm helper), nothing returned. */
 export function keepParsedTranscript(format: 'srt' | 'vtt', text: string): void {
-  ensureParsed(format === 'vtt' ? parseVtt : parseSrtKeepingBlocks, text);
+  if (format === 'vtt') ensureParsed(parseVtt, text);
+  else ensureParsed(parseSrtKeepingBlocks, text, CUES_CODEC);
 }
 
 /**

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  addParseCacheUsage, cachedParse, configureParseCache, framed, parseCacheStats, parseCacheSummary, parseCacheUsage, pruneParseCache, unframed,
+  addParseCacheUsage, cachedParse, configureParseCache, ensureParsed, framed, parseCacheStats, parseCacheSummary, parseCacheUsage, pruneParseCache, unframed,
 } from './parse-cache.ts';
+import { CUES_CODEC } from './cues-codec.ts';
 import { parseSrt } from './srt.ts';
 import { loadSharedContent } from './site.ts';
 
@@ -37,6 +38,28 @@ describe('parse cache', () => {
     pruneParseCache();
     expect(readdirSync(dir)).toHaveLength(2);
     expect(readdirSync(dir)).toContain(used);
+  });
+
+  it("keeps a parse in its codec's binary form apart from its JSON one, and ensureParsed reads neither back", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    dirs.push(dir);
+    configureParseCache(dir);
+    let parses = 0;
+    const counting = (text: string) => (parses++, parseSrt(text));
+    expect(cachedParse(counting, SRT, CUES_CODEC)).toEqual(parseSrt(SRT));
+    expect(readdirSync(dir).filter((f) => f.endsWith('.bin'))).toHaveLength(1);
+    expect(cachedParse(counting, SRT, CUES_CODEC)).toEqual(parseSrt(SRT));
+    ensureParsed(counting, SRT, CUES_CODEC);
+    expect(parses).toBe(1);
+    // The same parser without the codec is another entry (JSON), parsed once more.
+    expect(cachedParse(counting, SRT)).toEqual(parseSrt(SRT));
+    expect(parses).toBe(2);
+    expect(readdirSync(dir).map((f) => f.split('.').pop()).sort()).toEqual(['bin', 'json']);
+    // A kept entry the codec cannot read is parsed anew, not returned.
+    const [bin] = readdirSync(dir).filter((f) => f.endsWith('.bin'));
+    writeFileSync(join(dir, bin!), 'damaged');
+    expect(cachedParse(counting, SRT, CUES_CODEC)).toEqual(parseSrt(SRT));
+    expect(parses).toBe(3);
   });
 
   it('sums up a build by entry: each made or kept once, whichever threads read it', () => {

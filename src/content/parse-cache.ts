@@ -94,22 +94,27 @@ export function addParseCacheUsage(usage: ParseCacheUsage): void {
   s.misses += usage.misses;
 }
 
-/** parse(text), or what it returned for the same text before. The result must survive a JSON round trip. */
-export function cachedParse<T>(parse: (text: string) => T, text: string): T {
-  return cachedByContent(parseIdentity(parse), text, () => parse(text));
+/**
+ * parse(text), or what it returned for the same text before. The result must survive a JSON round trip, or the
+ * `codec`'s, when one is given to keep it in a binary form (its source text is part of the key, as the parser's is).
+ */
+export function cachedParse<T>(parse: (text: string) => T, text: string, codec?: Codec<T>): T {
+  return codec ? cachedBytesByContent(parseIdentity(parse, codec), text, () => parse(text), codec) : cachedByContent(parseIdentity(parse), text, () => parse(text));
 }
 
 /**
  * cachedParse for a result another thread will read: parsed and kept when it is not kept yet, nothing read back when
  * it is (a rebuild's transcripts are all kept, and reading one is ~1 ms of JSON for nothing).
  */
-export function ensureParsed(parse: (text: string) => unknown, text: string): void {
+export function ensureParsed<T>(parse: (text: string) => T, text: string, codec?: Codec<T>): void {
   const { dir } = state();
-  if (!dir || !existsSync(entryPath(dir, contentKey(parseIdentity(parse), text), JSON_ENTRY))) cachedParse(parse, text);
+  if (dir && existsSync(entryPath(dir, contentKey(parseIdentity(parse, codec), text), codec ? BINARY_ENTRY : JSON_ENTRY))) return;
+  cachedParse(parse, text, codec);
 }
 
-function parseIdentity(parse: (text: string) => unknown): string {
-  return `${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}`;
+function parseIdentity<T>(parse: (text: string) => T, codec?: Codec<T>): string {
+  const identity = `${PARSE_CACHE_VERSION}\0${parse.name}\0${parse.toString()}`;
+  return codec ? `${identity}\0${codec.encode.toString()}\0${codec.decode.toString()}` : identity;
 }
 
 /** The file name extensions of the two kinds of entry: JSON (cachedByContent) and a codec's bytes (cachedBytesByContent). */
