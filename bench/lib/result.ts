@@ -91,6 +91,8 @@ export interface BenchResult {
     routes: Array<{ path: string; count: number; ms: number }>;
     /** Pages copied from an earlier build's cache (Astro's incremental build) instead of rendered. */
     restored?: number;
+    /** Every full build of the run (the figure above is the median one's; results before the twenty-sixth session hold one, no `runs`). */
+    runs?: Array<{ ms: number; cpuMs?: number }>;
   };
   documents?: DocumentSize[];
   /** The website's pages a listener downloads (bench/lib/site-pages.ts). */

@@ -109,7 +109,7 @@ describe('report', () => {
     const at = (episodes: number, k: number): BenchResult => ({
       ...result,
       episodes,
-      build: { ms: 90_000 * k, cpuMs: 170_000 * k, phases: [], notes: [], routes: [] },
+      build: { ms: 90_000 * k, cpuMs: 170_000 * k, phases: [], notes: [], routes: [], runs: [95_000, 90_000, 88_000].map((x) => ({ ms: x * k, cpuMs: 2 * x * k })) },
       rebuild: { ms: 40_000 * k, cpuMs: 70_000 * k, phases: [], runs: [41_000, 40_000, 45_000].map((x) => ({ ms: x * k })) },
     });
     writeResults(at(1000, 1), dir, md);
@@ -117,7 +117,9 @@ describe('report', () => {
     text = readFileSync(md, 'utf8');
     expect(text).toMatch(/\| N = 2,000 \/ N = 1,000: build \| ≤ 2× \| 2\.10× \| \*\*no\*\* \|/);
     expect(text).toMatch(/\| N = 2,000 \/ N = 1,000: one-episode rebuild \| ≤ 2× \| 2\.10× \| \*\*no\*\* \|/);
-    // The rebuild's figure is the median of its runs, each run shown.
+    // The build's and the rebuild's figures are the medians of their runs, each run shown.
+    expect(text).toMatch(/\| Full build \| ≤ 60 s \| 90\.0 s \(median of 95\.0 s \/ 90\.0 s \/ 88\.0 s\) \| \*\*no\*\* \|/);
+    expect(text).toContain('the median of 3 builds (95.0 s / 190.0 s CPU, 90.0 s / 180.0 s CPU, 88.0 s / 176.0 s CPU)');
     expect(text).toMatch(/\| Adding one episode and rebuilding \| ≤ 10 s \| 40\.0 s \(median of 41\.0 s \/ 40\.0 s \/ 45\.0 s\) \| \*\*no\*\* \|/);
     expect(text).toMatch(/\| N = 2,000 \/ N = 1,000: first search answered \| ≤ 2× \| 1\.00× \| \*\*yes\*\* \|/);
   });
