@@ -3,7 +3,7 @@
  * real server, and measure what a growing show costs, beside bare node:http and MiniSearch baselines measured
  * in the same run. Writes bench/results/n<N>.json and regenerates bench/RESULTS.md.
  *
- *   npm run bench                              quick: N = 100, 5 s per HTTP run (about 4 minutes on 2 cores)
+ *   npm run bench                              quick: N = 100, 5 s per HTTP run (about 5 minutes on 2 cores)
  *   npm run bench -- --episodes 1000           full: N = 1,000, 10 s per HTTP run
  *   options: --episodes 100,1000  --seed 42  --duration <s>  --connections 10  --runs 5
  *            --profile cold,search,build  --build-heap <MB>  --builds 3  --rebuilds 3 (full builds and one-episode
