@@ -416,9 +416,10 @@ async function astroBuild(env: NodeJS.ProcessEnv, timeoutMs: number, nodeArgs: s
   return { ms: r.ms, cpuMs, phases, notes, routes: parseBuildLog(r.stdout + r.stderr), restored };
 }
 
-/** The run whose wall time is the median (the lower middle one of an even number). */
+/** The run whose wall time is the median (stats.ts's: the lower middle one of an even number). */
 function medianRun<T extends { ms: number }>(runs: T[]): T {
-  return [...runs].sort((a, b) => a.ms - b.ms)[(runs.length - 1) >> 1]!;
+  const mid = median(runs.map((r) => r.ms));
+  return runs.find((r) => r.ms === mid)!;
 }
 
 /**
@@ -505,8 +506,9 @@ async function benchOne(n: number): Promise<BenchResult> {
     const builds: Array<Awaited<ReturnType<typeof astroBuild>>> = [];
     for (let k = 1; k <= (values.dist ? 0 : buildCount); k++) {
       const out = k === 1 ? distDir : join(work, `dist-build-${k}`);
-      const built = await stage(result, k === 1 ? 'build' : `build ${k} of ${buildCount}`, () => astroBuild(buildEnv(corpusDir, out), Math.max(600_000, n * 1_500)));
-      if (k > 1) for (const dir of [out, buildEnv(corpusDir, out).ASTRO_CACHE_DIR!]) rmSync(dir, { recursive: true, force: true });
+      const env = buildEnv(corpusDir, out);
+      const built = await stage(result, k === 1 ? 'build' : `build ${k} of ${buildCount}`, () => astroBuild(env, Math.max(600_000, n * 1_500)));
+      if (k > 1) for (const dir of [out, env.ASTRO_CACHE_DIR!]) rmSync(dir, { recursive: true, force: true });
       if (!built) break;
       builds.push(built);
       log(`  build ${(built.ms / 1000).toFixed(1)} s`);
