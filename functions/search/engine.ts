@@ -36,6 +36,7 @@ import { makeSnippet } from './snippet.ts';
 import { EpisodeSums } from './episode-sums.ts';
 import { bestPassages } from './best-passages.ts';
 import { QueryMatches } from './query-matches.ts';
+import { TopK } from './top-k.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
 import {
@@ -117,7 +118,10 @@ export interface EpisodeHit {
 }
 
 export interface Ranking {
+  /** Best first: every matching episode, or the first `top` of them when the caller asked for a page's worth. */
   hits: EpisodeHit[];
+  /** How many episodes match, however many `hits` holds. */
+  total: number;
   /** True when the exact query found nothing and the typo-tolerant retry was used. */
   fuzzy: boolean;
 }
@@ -133,10 +137,20 @@ interface RankOptions {
    * `moments`: the candidates the moments are chosen from (those whose text was read), best first.
    */
   rescore?: (episode: number, candidates: Candidate[], postings: EpisodePostings, rank: number) => Promise<{ ranked: Candidate[]; moments: Candidate[] }>;
+  /** Only the best `top` hits are wanted (a page: offset + limit), and `total` counts the rest (not with rescore). */
+  top?: number;
+}
+
+export interface SearchOptions {
+  /** Only the best `top` hits are wanted (offset + limit of the page shown); absent: every matching episode. */
+  top?: number;
+  weights?: RankingWeights;
 }
 
 /** Passages per episode that /ask re-ranks (the ranking then sums the best three, as for /api/search). */
 const ASK_CANDIDATES = 8;
+/** Scores as the hits carry them, to four decimals: the ranking orders by these (ties then by id). */
+const roundScore = (score: number) => Math.round(score * 10_000) / 10_000;
 /** Episodes whose passages /ask re-ranks: their passage files are loaded, so the count is bounded. */
 const ASK_RESCORED_EPISODES = 10;
 /**
@@ -491,8 +505,8 @@ export class SearchEngine {
   }
 
   /** /api/search ranking: operators, prefix on the last word, typo-tolerant retry when nothing matches. */
-  search(query: string, weights: RankingWeights = RANKING.search): Promise<Ranking> {
-    return this.#withFallback(parseQuery(query, this.analyzer), weights, false);
+  search(query: string, { top, weights = RANKING.search }: SearchOptions = {}): Promise<Ranking> {
+    return this.#withFallback(parseQuery(query, this.analyzer), weights, false, top);
   }
 
   /**
@@ -517,7 +531,7 @@ export class SearchEngine {
         truncated: false,
       };
       const askedTerms = understood.terms.map((t) => t.term);
-      const hits = await this.rank(parsed, weights, {
+      const { hits, total } = await this.rank(parsed, weights, {
         rescore: async (episode, candidates, postings, rank) => {
           // The leading episodes: every passage near the best candidates is a candidate, not only those the postings
           // list (ask-understanding.ts): the passages of the chunks holding the best candidates, at most
@@ -554,7 +568,7 @@ export class SearchEngine {
           return { ranked, moments: rescored };
         },
       });
-      if (hits.length) return { hits: hits.map((h) => ({ ...h, understood })), fuzzy: false };
+      if (hits.length) return { hits: hits.map((h) => ({ ...h, understood })), total, fuzzy: false };
     }
     return this.#withFallback(contentWords(question, this.analyzer), weights, true);
   }
@@ -695,17 +709,17 @@ export class SearchEngine {
    * The typo-tolerant retry runs only when the exact query found nothing and some word is unknown to the index:
    * "+bread -oven" finding nothing is an answer, not a typo, and must not turn into matches for "breed".
    */
-  async #withFallback(parsed: ParsedQuery, weights: RankingWeights, lastAsPrefix: boolean): Promise<Ranking> {
-    const exact = await this.rank(parsed, weights, {});
-    if (exact.length) return { hits: exact, fuzzy: false };
+  async #withFallback(parsed: ParsedQuery, weights: RankingWeights, lastAsPrefix: boolean, top?: number): Promise<Ranking> {
+    const exact = await this.rank(parsed, weights, { top });
+    if (exact.total) return { ...exact, fuzzy: false };
     const unknown = new Set<string>();
     for (const c of parsed.clauses) {
       if (c.presence !== 'excluded' && !c.prefix && !(await this.#knows(c.term))) unknown.add(c.term);
     }
     const last = parsed.clauses.at(-1);
     const retryPrefix = lastAsPrefix && last !== undefined && unknown.has(last.term);
-    if (![...unknown].some(fuzzyable) && !retryPrefix) return { hits: [], fuzzy: false };
-    return { hits: await this.rank(parsed, weights, { fuzzy: unknown, lastAsPrefix: retryPrefix }), fuzzy: true };
+    if (![...unknown].some(fuzzyable) && !retryPrefix) return { hits: [], total: 0, fuzzy: false };
+    return { ...(await this.rank(parsed, weights, { fuzzy: unknown, lastAsPrefix: retryPrefix, top })), fuzzy: true };
   }
 
   /** Whether the index has the word as typed (after stemming), i.e. whether it could be a typo. */
@@ -713,12 +727,12 @@ export class SearchEngine {
     return this.#knowsStem(this.analyzer.stem(term));
   }
 
-  /** Every matching episode, best first (score descending, ties by id ascending). */
-  async rank(parsed: ParsedQuery, weights: RankingWeights, options: RankOptions): Promise<EpisodeHit[]> {
+  /** Every matching episode (or the best `options.top`), best first (score descending, ties by id ascending). */
+  async rank(parsed: ParsedQuery, weights: RankingWeights, options: RankOptions): Promise<{ hits: EpisodeHit[]; total: number }> {
     const clauses = parsed.clauses.map((c, i, all) =>
       options.lastAsPrefix && i === all.length - 1 && !c.prefix ? { ...c, autoPrefix: true } : c,
     );
-    if (!clauses.some((c) => c.presence !== 'excluded')) return [];
+    if (!clauses.some((c) => c.presence !== 'excluded')) return { hits: [], total: 0 };
 
     // The implicit prefix is only for a last word the index does not know as it is ("cryp"); a known word
     // ("bread") is searched as typed (bench/ issue 8: −19% search p99; relevance unchanged).
@@ -799,16 +813,32 @@ export class SearchEngine {
     // The episode's best passages for the whole query (ties: the earlier passage), only the few its score sums (a
     // common word matches every episode, and sorting each one's whole list was a tenth of such a search).
     const best = this.#bestScratch(passageWeights.length);
+    // A page's worth (/api/search: offset + limit) is selected, not sorted out of every match (top-k.ts); /ask
+    // re-ranks its leading episodes, which can move any of them, so it keeps them all.
+    const top = options.top !== undefined && !options.rescore && options.top < sums.count ? new TopK(options.top) : undefined;
+    let total = 0;
     const ranked: EpisodeHit[] = [];
     candidates: for (let i = 0; i < sums.count; i++) {
       const s = sums.entered(i);
       for (const [ci, bit] of bits) if ((clauses[ci]!.presence === 'required') !== sums.has(s, bit)) continue candidates;
       const count = sums.best(s, best);
-      const hit: EpisodeHit = { id: sums.id(s), score: scoreOf(sums.doc(s), best.scores, count), matched };
+      const score = scoreOf(sums.doc(s), best.scores, count);
+      if (top) {
+        // As below: a match is a score above 0, and the order is that of the rounded scores.
+        if (!(score > 0)) continue;
+        total++;
+        top.offer(sums.id(s), roundScore(score), count ? best.passages[0]! : -1);
+        continue;
+      }
+      const hit: EpisodeHit = { id: sums.id(s), score, matched };
       if (count) hit.passage = best.passages[0]!;
       ranked.push(hit);
     }
     // sums is free again from here.
+    if (top) {
+      const hits = top.sorted().map(({ id, score, passage }): EpisodeHit => (passage >= 0 ? { id, score, matched, passage } : { id, score, matched }));
+      return { hits, total };
+    }
 
     const order = (a: EpisodeHit, b: EpisodeHit) => b.score - a.score || a.id - b.id;
     if (options.rescore) {
@@ -829,8 +859,8 @@ export class SearchEngine {
       );
     }
     const hits = ranked.filter((h) => h.score > 0);
-    for (const h of hits) h.score = Math.round(h.score * 10_000) / 10_000;
-    return hits.sort(order);
+    for (const h of hits) h.score = roundScore(h.score);
+    return { hits: hits.sort(order), total: hits.length };
   }
 
   #bestScratch(keep: number): { passages: Int32Array; scores: Float64Array } {

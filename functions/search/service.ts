@@ -54,9 +54,9 @@ export async function searchEpisodes(
 ): Promise<SearchPage> {
   const engine = await getEngine(data);
   return cached(engine, `search\u0000${params.limit}\u0000${params.offset}\u0000${params.query}`, options.fresh ?? false, async () => {
-    const { hits } = await engine.search(params.query);
+    const { hits, total } = await engine.search(params.query, { top: params.offset + params.limit });
     const page = hits.slice(params.offset, params.offset + params.limit);
-    return { total: hits.length, results: await Promise.all(page.map((hit) => engine.result(hit))) };
+    return { total, results: await Promise.all(page.map((hit) => engine.result(hit))) };
   });
 }
 
@@ -67,7 +67,7 @@ export async function askEpisodes(
 ): Promise<SearchPage> {
   const engine = await getEngine(data);
   return cached(engine, `ask\u0000${params.limit}\u0000${params.query}`, options.fresh ?? false, async () => {
-    const { hits } = await engine.ask(params.query);
-    return { total: hits.length, results: await Promise.all(hits.slice(0, params.limit).map((hit) => engine.result(hit))) };
+    const { hits, total } = await engine.ask(params.query);
+    return { total, results: await Promise.all(hits.slice(0, params.limit).map((hit) => engine.result(hit))) };
   });
 }

@@ -46,7 +46,7 @@ export async function searchOffline(
     engine.catch(() => (engine = undefined));
   }
   const e = await engine;
-  const { hits } = await e.search(query);
+  const { hits, total } = await e.search(query, { top: page.offset + page.limit });
   const shown = hits.slice(page.offset, page.offset + page.limit);
-  return { total: hits.length, results: await Promise.all(shown.map((hit) => e.result(hit))) };
+  return { total, results: await Promise.all(shown.map((hit) => e.result(hit))) };
 }

@@ -35,6 +35,16 @@ describe('ranking rules (made-up episodes)', () => {
     expect(new Set(r.hits.map((h) => h.score)).size).toBe(1);
   });
 
+  it('keeps that order when only the first hits are wanted (a page of /api/search)', async () => {
+    const all = await engine.search('kelp');
+    expect(ids(all)).toEqual([10, 11, 12, 13, 14]);
+    for (const top of [1, 2, 4]) {
+      const page = await engine.search('kelp', { top });
+      expect(ids(page)).toEqual([10, 11, 12, 13, 14].slice(0, top));
+      expect(page.total).toBe(5);
+    }
+  });
+
   it('-word excludes episodes that contain the word anywhere, not just in the matching passage', async () => {
     // Episode 1 says "oven" in its second passage, 2 in its second, 3 only in its description.
     expect(ids((await engine.search('bread -oven')))).toEqual([]);
@@ -178,6 +188,25 @@ describe('the sample podcast through the service functions the MCP tools call', 
         .toEqual(reference.query(clause(prefix, { wildcard: lunr.Query.wildcard.TRAILING })));
     }
     expect(matched).toBeGreaterThan(vocabulary.length / 5);
+  });
+
+  it("a page's worth of hits (search's top) is the full ranking's first ones, with the full ranking's total", async () => {
+    const engine = await getEngine(store);
+    // Words most episodes hold, operators, a prefix while typing, a typo (the retry), nothing.
+    const queries = ['the episode about water and time', 'time', 'people', 'water', 'time -water', '+time water', 'tid', 'volcno', 'zzzzqx'];
+    let selected = 0;
+    for (const query of queries) {
+      const full = await engine.search(query);
+      expect(full.total, query).toBe(full.hits.length);
+      for (const top of [1, 2, 3, 5, 10]) {
+        const page = await engine.search(query, { top });
+        expect(page.total, `${query} top ${top}`).toBe(full.total);
+        expect(page.fuzzy).toBe(full.fuzzy);
+        expect(page.hits, `${query} top ${top}`).toEqual(full.hits.slice(0, top));
+        if (full.total > top) selected++;
+      }
+    }
+    expect(selected).toBeGreaterThan(15);
   });
 
   it('pages are disjoint and their union is the full ranking, for every page size', async () => {
