@@ -303,7 +303,7 @@ function render(r: BenchResult, all: BenchResult[] = [r]): string {
             line('search', p.search),
             line('ask', p.ask),
             ...(p.searchRankOnly
-              ? [[`search, ranking only (diagnostic: engine.search, no results built)`, ms(p.searchRankOnly.p50), ms(p.searchRankOnly.p99), `${ms(p.searchRankOnly.p99Range[0])}–${ms(p.searchRankOnly.p99Range[1])}`, ms(p.searchRankOnly.mean), ms(p.searchRankOnly.max), '', '']]
+              ? [[`search, ranking only (diagnostic: engine.search for the first page, no results built)`, ms(p.searchRankOnly.p50), ms(p.searchRankOnly.p99), `${ms(p.searchRankOnly.p99Range[0])}–${ms(p.searchRankOnly.p99Range[1])}`, ms(p.searchRankOnly.mean), ms(p.searchRankOnly.max), '', '']]
               : []),
             ...(p.searchNoAutoPrefix ? [line('search typed with a trailing space (diagnostic: no implicit prefix on the last word)', p.searchNoAutoPrefix)] : []),
             ...(p.searchFirstTime ? [short('search, each query the first time it is asked (shards and passages loaded then)', p.searchFirstTime)] : []),
