@@ -20,6 +20,24 @@ export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service 
   MCP_ALLOWED_ORIGINS  extra browser origins allowed to call /mcp (comma-separated; the site's own and loopback always are)
   TIP_WALLET_ADDRESS, TIP_NETWORK, TIP_URL   tip settings (override content/podcast.yaml at build time)`;
 
+/** The variables SERVICE_ENV_HELP describes: what a host passes on to the service (e.g. a Worker's vars). */
+export const SERVICE_ENV_NAMES = [
+  'SITE_URL',
+  'TRUST_PROXY',
+  'REDIS_URL',
+  'LOG_LEVEL',
+  'RATE_LIMIT_MAX',
+  'RATE_LIMIT_WINDOW_MS',
+  'RESPONSE_TIMEOUT_MS',
+  'SEARCH_CACHE_MB',
+  'SIGNING_KEY',
+  'SIGNING_SECRET',
+  'MCP_ALLOWED_ORIGINS',
+  'TIP_WALLET_ADDRESS',
+  'TIP_NETWORK',
+  'TIP_URL',
+] as const;
+
 export type EnvVars = Record<string, string | undefined>;
 
 /** Defaults a host may set for itself (a server has more memory than a function isolate). */

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
 import { uploadPlan, writeCloudflareConfig } from './build.ts';
 import { assetLimitProblems } from './asset-plan.ts';
+import { SERVICE_ENV_NAMES } from '../../functions/env.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const env = process.env;
@@ -34,8 +35,12 @@ const config = writeCloudflareConfig(distDir, { maxAssetBytes: Number(env.WORKER
 // workerd serves any number of files locally; a deploy of the same build would meet these limits.
 for (const problem of assetLimitProblems(uploadPlan(distDir))) console.log(JSON.stringify({ level: 'warn', msg: `wrangler deploy: ${problem}` }));
 
-/** What the Worker reads from its environment (functions/env.ts and the modules with settings of their own). */
-const PASSED = ['SITE_URL', 'TRUST_PROXY', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'RESPONSE_TIMEOUT_MS', 'SIGNING_KEY', 'SIGNING_SECRET', 'MCP_ALLOWED_ORIGINS', 'TIP_WALLET_ADDRESS', 'TIP_NETWORK', 'TIP_URL'];
+/**
+ * What the Worker reads from its environment: the service's settings (functions/env.ts), so that a new one reaches
+ * the preview too (SEARCH_CACHE_MB was missing from a list written here). Not REDIS_URL: a Worker keeps its
+ * rate-limit budget and OAuth state in Durable Objects.
+ */
+const PASSED = SERVICE_ENV_NAMES.filter((name) => name !== 'REDIS_URL');
 const vars = PASSED.filter((name) => env[name]).flatMap((name) => ['--var', `${name}:${env[name]}`]);
 
 // wrangler's devtools inspector defaults to port 9229 for every instance: a second preview (or a debugger already
