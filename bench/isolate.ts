@@ -7,7 +7,7 @@
  * of the preview, the asset layer's included) and whether the build fits Workers' static-asset limits.
  *
  *   node bench/isolate.ts --dist <ASTRO_OUT_DIR> --queries <queries.json> [--concurrency 2] [--limit-mb 128]
- *                         [--sample-ms 250] [--work <dir>] [--keep]
+ *                         [--sample-ms 250] [--search-cache-mb <MB>] [--work <dir>] [--keep]
  *
  * The build is never written to: its client files are hard-linked into a work directory (--work, default a
  * temporary one, removed afterwards unless --keep), where the Cloudflare config is generated. Files Workers
@@ -48,6 +48,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     'limit-mb': { type: 'string', default: '128' },
     'sample-ms': { type: 'string', default: '250' },
+    /** SEARCH_CACHE_MB for the Worker; absent: a function's default. */
+    'search-cache-mb': { type: 'string' },
     work: { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
@@ -281,6 +283,7 @@ const env: Record<string, string> = {
   LOG_LEVEL: 'info',
   INSPECTOR_PORT: String(inspectorPort),
   ...(siteUrl ? { SITE_URL: siteUrl } : {}),
+  ...(values['search-cache-mb'] ? { SEARCH_CACHE_MB: values['search-cache-mb'] } : {}),
   MINIFLARE_WORKERD_PATH: workerdWithFlags(['--expose-gc', ...(limitMb > 0 ? [`--max-heap-size=${limitMb}`] : [])]),
 };
 const startedAt = performance.now();
