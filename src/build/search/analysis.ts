@@ -149,22 +149,35 @@ async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: str
   }
 
   const { terms, maps } = mergeGroups(analysed);
+  // Every passage's ids are views into two arrays for the whole show, not two arrays of its own: at 2,000 episodes
+  // that was ~400,000 small buffers, and this loop grew faster than the show (a rebuild's search thread, profiled:
+  // 1.2 s at 1,000 episodes, 4.1 s at 2,000; 1.0 s at 2,000 so).
+  let keptTotal = 0;
+  let wordTotal = 0;
+  for (const { group } of analysed) {
+    for (const local of group.words) {
+      wordTotal += local.length;
+      for (let i = 0; i < local.length; i++) if (local[i]! >= 0) keptTotal++;
+    }
+  }
+  const keptIds = new Int32Array(keptTotal);
+  const wordIds = new Int32Array(wordTotal);
   const out: Int32Array[] = [];
   const words: Int32Array[] = [];
+  let k = 0;
+  let w = 0;
   analysed.forEach(({ group }, g) => {
     const global = maps[g]!;
     for (const local of group.words) {
-      let kept = 0;
-      for (let i = 0; i < local.length; i++) if (local[i]! >= 0) kept++;
-      const passage = new Int32Array(kept);
-      const all = new Int32Array(local.length);
-      for (let i = 0, k = 0; i < local.length; i++) {
+      const passageFrom = k;
+      const wordFrom = w;
+      for (let i = 0; i < local.length; i++, w++) {
         const id = local[i]!;
-        if (id < 0) all[i] = -1;
-        else passage[k++] = all[i] = global[id]!;
+        if (id < 0) wordIds[w] = -1;
+        else keptIds[k++] = wordIds[w] = global[id]!;
       }
-      out.push(passage);
-      words.push(all);
+      out.push(keptIds.subarray(passageFrom, k));
+      words.push(wordIds.subarray(wordFrom, w));
     }
   });
   return { terms, passages: out, words };
