@@ -11,6 +11,7 @@ import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
+import { SERVICE_ENV_NAMES } from '../../functions/env.ts';
 import { logEntries, raw, waitForLog } from './util.ts';
 
 const FIXTURE = 'test/pipeline/fixtures/server.ts';
@@ -147,7 +148,8 @@ describe('--help', () => {
   it('lists the settings from the environment', () => {
     const out = spawnSync(process.execPath, [resolve('hosts/node/main.ts'), '--help'], { encoding: 'utf8' });
     expect(out.status).toBe(0);
-    for (const name of ['HOST', 'PORT', 'SITE_URL', 'TRUST_PROXY', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SHUTDOWN_TIMEOUT_MS', 'RESPONSE_TIMEOUT_MS', 'SEARCH_CACHE_MB']) {
+    // The service's settings (one list, functions/env.ts) and the Node host's own.
+    for (const name of [...SERVICE_ENV_NAMES, 'HOST', 'PORT', 'SHUTDOWN_TIMEOUT_MS']) {
       expect(out.stdout).toContain(name);
     }
   });
