@@ -23,6 +23,8 @@ import { utf8Length, viewsOfOneBuffer } from '../search/one-buffer.ts';
  *   /search/passages/<id>/<c>.json  chunk c of an episode's transcript passages, which `p` numbers from 0: the
  *                                 passages from c × passages.perChunk on (a result loads one chunk, not the
  *                                 whole episode: at N = 1,000, 553 KB of passage JSON per query came down to ~100).
+ *   /search/records/<id>.json     an episode's record, as /service.json lists it (`records` below): what a
+ *                                 result shows of the episode besides its snippet and moments.
  *
  * All scores are BM25 (k1 1.2, b 0.75) with statistics of the whole show (one document per passage plus one per
  * episode, as a single index of every passage would have them), so scores from different shards add up.
@@ -425,6 +427,20 @@ export const SearchLayoutSchema = z.object({
      */
     terms: z.string().optional(),
   }),
+  /**
+   * Each episode's record (the element of /service.json's `episodes` for it, ServiceEpisodeSchema) on its own: a
+   * reader without /service.json (an offline app, the website's offline fallback) fetches the records of the
+   * results it shows instead of every episode's (at N = 1,000, 400 KB gzip before the first answer). Absent:
+   * readers take the records from /service.json.
+   */
+  records: z
+    .object({
+      /** URL path of an episode's record: `{id}` replaced by the episode id. */
+      path: z.string(),
+      /** Every episode of the show, ascending (with or without a transcript). */
+      episodes: z.array(z.int().positive()),
+    })
+    .optional(),
 });
 export type SearchLayout = z.infer<typeof SearchLayoutSchema>;
 

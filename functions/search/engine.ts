@@ -458,17 +458,22 @@ export function compactChunk(body: PassageChunk): LoadedChunk {
   return { from: body.from, bytes, offsets, starts, first };
 }
 
+/** What a fetched episode record is taken to weigh in the cache budget (~1.5 KB of JSON with its chapters, as objects). */
+const RECORD_BYTES = 4096;
+
 /** Loads a build document by URL path without keeping it (the engine caches what it loads, with bounds). */
 export type DocumentReader = <T>(path: string, transform: (body: Response) => Promise<T> | T) => Promise<T>;
 
 export class SearchEngine {
   readonly analyzer: Analyzer;
-  readonly service: ServiceData;
+  /** The build's service data, when the engine was made with it (hosts); undefined offline (records are fetched). */
+  readonly service: ServiceData | undefined;
   readonly layout: SearchLayout;
   /** Rendered pages of answers, by query and paging (services.ts); the index never changes in a process. */
   readonly answers: Lru<string, Promise<unknown>>;
   readonly #top: lunr.Index;
-  readonly #episodes: Map<number, ServiceEpisode>;
+  /** Every episode's record, from /service.json; undefined: each is fetched when a result shows it (#record). */
+  readonly #episodes: Map<number, ServiceEpisode> | undefined;
   readonly #read: DocumentReader;
   /**
    * What is loaded of the index, in one byte budget (SharedBudget) with a share each for the shards and the top
@@ -488,14 +493,19 @@ export class SearchEngine {
   readonly #sums: EpisodeSums;
   #best: { passages: Int32Array; scores: Float64Array } | undefined;
 
-  constructor(top: lunr.Index, layout: SearchLayout, service: ServiceData, analyzer: Analyzer, read: DocumentReader) {
+  /**
+   * `service`: the build's /service.json, whose records the results show; without it, the layout's `records` say
+   * where each episode's record is, and a result fetches its own (an offline reader need not download every one).
+   */
+  constructor(top: lunr.Index, layout: SearchLayout, service: ServiceData | undefined, analyzer: Analyzer, read: DocumentReader) {
     this.#top = top;
     this.layout = layout;
     this.service = service;
     this.analyzer = analyzer;
     this.#read = read;
-    this.#episodes = new Map(service.episodes.map((e) => [e.id, e]));
-    this.#sums = new EpisodeSums(service.episodes.map((e) => e.id));
+    if (!service && !layout.records) throw new Error('/search/lunr-index.json has no records: the engine needs /service.json');
+    this.#episodes = service && new Map(service.episodes.map((e) => [e.id, e]));
+    this.#sums = new EpisodeSums(service ? service.episodes.map((e) => e.id) : layout.records!.episodes);
     this.#passageCounts = new Map(layout.passages.episodes.map((id, i) => [id, layout.passages.counts[i]!]));
     const bytes = cacheBudget(layout.passages.counts.reduce((sum, n) => sum + n, 0));
     this.answers = new Lru(bytes * ANSWER_SHARE);
@@ -647,7 +657,7 @@ export class SearchEngine {
         const chunk = at(index);
         return chunk ? chunk.starts[chunk.first[index - chunk.from]!]! : 0;
       },
-      chapters: this.#chaptersOf(episode),
+      chapters: await this.#chaptersOf(episode),
     };
   }
 
@@ -685,15 +695,23 @@ export class SearchEngine {
   }
 
   readonly #chapters = new Map<number, Array<{ start: number; title: string }>>();
-  #chaptersOf(episode: number): Array<{ start: number; title: string }> {
+  async #chaptersOf(episode: number): Promise<Array<{ start: number; title: string }>> {
     let chapters = this.#chapters.get(episode);
     if (!chapters) {
-      chapters = (this.#episodes.get(episode)?.chapters ?? [])
+      chapters = ((await this.#record(episode))?.chapters ?? [])
         .map((c) => ({ start: parseDuration(c.start) ?? 0, title: c.title }))
         .sort((a, b) => a.start - b.start);
       this.#chapters.set(episode, chapters);
     }
     return chapters;
+  }
+
+  /** An episode's record: from /service.json, or its own file (the layout's `records`), fetched once and kept. */
+  #record(id: number): Promise<ServiceEpisode | undefined> {
+    if (this.#episodes) return Promise.resolve(this.#episodes.get(id));
+    const path = this.layout.records!.path.replace('{id}', String(id));
+    const load = () => this.#read(path, async (res) => (await res.json()) as ServiceEpisode);
+    return loadOnce(this.#chunks, `r${id}`, RECORD_BYTES, load, () => RECORD_BYTES);
   }
 
   /** How many shards and passage chunks this process holds (for tests and the benchmark). */
@@ -980,7 +998,8 @@ export class SearchEngine {
 
   /** The SearchResult for a hit: episode fields, snippet, and where the snippet starts. */
   async result(hit: EpisodeHit): Promise<SearchResult> {
-    const ep = this.#episodes.get(hit.id)!;
+    const ep = await this.#record(hit.id);
+    if (!ep) throw new Error(`episode ${hit.id} has no record; rebuild the site`);
     const result: SearchResult = {
       id: ep.id,
       title: ep.title,
@@ -1017,7 +1036,7 @@ export class SearchEngine {
       if (ep.desc) result.snippet = makeSnippet(ep.desc, new Set(docTerms), this.analyzer).text;
       // No passage (no transcript, or only the episode's fields matched): the best-matching chapter is the moment.
       const u = hit.understood ?? { concepts: docTerms, terms: docTerms.map((term, concept) => ({ term, boost: 1, concept, own: true })) };
-      const anchor = chapterAnchor(u, this.#chaptersOf(ep.id), this.analyzer);
+      const anchor = chapterAnchor(u, await this.#chaptersOf(ep.id), this.analyzer);
       if (anchor) {
         result.start = Math.floor(anchor.start);
         result.timestamp = timestamp(anchor.start);
@@ -1109,13 +1128,19 @@ async function createEngine(data: DataStore): Promise<SearchEngine> {
 
 /**
  * An engine over the top of a published index (/search/lunr-index.json, as text: top-index.ts parses only what
- * queries read), for hosts and for the browser's offline search.
+ * queries read), for hosts and for the browser's offline search. `service`: the build's /service.json (a host has it
+ * loaded anyway), or how to load it, which happens only when the layout has no `records` to fetch one at a time.
  */
-export async function engineFrom(topText: string, service: ServiceData, read: DocumentReader): Promise<SearchEngine> {
+export async function engineFrom(
+  topText: string,
+  service: ServiceData | (() => Promise<ServiceData>),
+  read: DocumentReader,
+): Promise<SearchEngine> {
   const top = scanTopIndex(topText);
   const parsed = SearchLayoutSchema.safeParse(top.layout);
   if (!parsed.success) throw new Error(`/search/lunr-index.json has no version ${SEARCH_LAYOUT_VERSION} layout; rebuild the site`);
   // The language's pipeline functions must be registered before Lunr can load an index that uses them.
   const language = await loadLanguage(parsed.data.language);
-  return new SearchEngine(top.index(), parsed.data, service, new Analyzer(language), read);
+  const data = typeof service === 'function' ? (parsed.data.records ? undefined : await service()) : service;
+  return new SearchEngine(top.index(), parsed.data, data, new Analyzer(language), read);
 }

@@ -7,6 +7,7 @@ import { baseUrlOrRelative } from '../base-url.ts';
 import { json } from '../errors.ts';
 import type { RequestContext, Route } from '../types.ts';
 import type { AskResponse, SearchResponse, SearchResult } from '../../contract/schemas/search.ts';
+import type { ServiceData } from '../../contract/schemas/service-data.ts';
 import { getEngine, type SearchEngine } from './engine.ts';
 import { readAskBody, readAskQuery, readSearchParams, type AskParams } from './params.ts';
 import { askEpisodes, searchEpisodes } from './service.ts';
@@ -36,11 +37,11 @@ async function search(request: Request, ctx: RequestContext): Promise<Response> 
   return json(body, { headers: JSON_HEADERS });
 }
 
-function askMeta(engine: SearchEngine, query: string): AskResponse['_meta'] {
+function askMeta(service: ServiceData, query: string): AskResponse['_meta'] {
   return {
     response_type: 'list',
-    version: engine.service.version,
-    site: engine.service.show.siteUrl,
+    version: service.version,
+    site: service.show.siteUrl,
     contentType: 'podcast',
     query,
     generated_at: new Date().toISOString(),
@@ -48,10 +49,9 @@ function askMeta(engine: SearchEngine, query: string): AskResponse['_meta'] {
 }
 
 async function askJson(request: Request, params: AskParams, ctx: RequestContext, t0: number): Promise<Response> {
-  const engine = await getEngine(ctx.data);
-  const { results } = await askEpisodes(ctx.data, params, { fresh: fresh(request) });
+  const [service, { results }] = await Promise.all([ctx.data.service(), askEpisodes(ctx.data, params, { fresh: fresh(request) })]);
   const body: AskResponse = {
-    _meta: askMeta(engine, params.query),
+    _meta: askMeta(service, params.query),
     query: params.query,
     count: results.length,
     results,
@@ -66,7 +66,7 @@ async function askJson(request: Request, params: AskParams, ctx: RequestContext,
  */
 async function askStream(params: AskParams, ctx: RequestContext, t0: number): Promise<Response> {
   // Loaded before the status line, so a missing index is still a proper 500 envelope.
-  const engine = await getEngine(ctx.data);
+  const [engine, service] = await Promise.all([getEngine(ctx.data), ctx.data.service()]);
   let phase: 'start' | 'results' | 'done' = 'start';
   let hits: Awaited<ReturnType<SearchEngine['ask']>>['hits'] | undefined;
   let sent = 0;
@@ -75,7 +75,7 @@ async function askStream(params: AskParams, ctx: RequestContext, t0: number): Pr
       async next() {
         if (phase === 'start') {
           phase = 'results';
-          return { event: 'start', data: { _meta: askMeta(engine, params.query), query: params.query } };
+          return { event: 'start', data: { _meta: askMeta(service, params.query), query: params.query } };
         }
         if (phase === 'results') {
           hits ??= (await engine.ask(params.query)).hits.slice(0, params.limit);

@@ -8,19 +8,23 @@ import { bulkDocuments, bulkDocumentsWrittenByIntegration, episodeDocuments, set
 import { searchArtifacts, searchFiles } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
 import { buildChaptersJson } from './chapters.ts';
+import { buildServiceData } from './service-data.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 
 const content = loadContentOrThrow(join(import.meta.dirname, '../../content'), {});
 
 describe('bulk documents', () => {
-  it('are the documents of the transcript, chapter, search index, shard, passage and semantic routes, byte for byte', async () => {
+  it('are the documents of the transcript, chapter, record, search index, shard, passage and semantic routes, byte for byte', async () => {
     const docs = new Map<string, string>();
     for await (const [path, body] of bulkDocuments(content)) docs.set(path, body);
 
+    const service = buildServiceData(content);
     const expected = new Map<string, string>();
     for (const e of content.episodes) {
       if (e.transcript) for (const f of transcriptFiles(e)) expected.set(`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext));
       if (e.chapters?.length) expected.set(`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e)));
+      // An episode's record is its element of /service.json.
+      expected.set(`/search/records/${e.id}.json`, JSON.stringify(service.episodes.find((s) => s.id === e.id)));
     }
     for (const [path, body] of Object.entries(searchFiles(await searchArtifacts(content)))) {
       if (path !== '/search-index.json') expected.set(path, body);
@@ -30,6 +34,7 @@ describe('bulk documents', () => {
     for (const [path, body] of expected) expect(docs.get(path), path).toBe(body);
     expect([...docs.keys()].some((p) => p.startsWith('/transcripts/'))).toBe(true);
     expect([...docs.keys()].some((p) => p.startsWith('/search/passage-terms/'))).toBe(true);
+    expect([...docs.keys()].filter((p) => p.startsWith('/search/records/'))).toHaveLength(content.episodes.length);
   });
 
   it("with a cache folder, an episode's passage files are made once and read back the same, byte for byte", async () => {

@@ -13,7 +13,9 @@ import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
 import { semanticOnThread } from './search/semantic-thread.ts';
-import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH } from './search/sharded-index.ts';
+import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, RECORDS_PATH, SHARD_PATH } from './search/sharded-index.ts';
+import { serviceEpisode } from './service-data.ts';
+import { siteUrls } from './urls.ts';
 import { PASSAGES_PER_CHUNK } from '../../contract/schemas/search-passages.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
@@ -56,7 +58,7 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[st
 }
 
 /**
- * The per-episode half: each episode's transcripts, chapters, passage chunks and their analyses for /ask (the
+ * The per-episode half: each episode's transcripts, chapters, record, passage chunks and their analyses for /ask (the
  * analysis shared with the index through the content cache when the other half runs on another thread, see
  * shareAnalysis). `place(key, paths)`: true when the caller has the files at `paths` kept under `key` (a cache of
  * earlier builds' files: src/integration/linked-files.ts); the key names what the files are made from and the code
@@ -74,6 +76,7 @@ export async function* episodeDocuments(
   const identity = parseCacheDir() === undefined ? undefined : passageFilesIdentity(language);
   const transcriptsIdentity = options.place && transcriptFilesIdentity();
   const place = (key: string | undefined, paths: readonly string[]) => options.place !== undefined && key !== undefined && paths.length > 0 && options.place(key, paths);
+  const urls = siteUrls(content.show);
   let next = 0;
   const claim = options.claim ?? (() => next++);
   for (let i = claim(); i < content.episodes.length; i = claim()) {
@@ -86,6 +89,7 @@ export async function* episodeDocuments(
       }
     }
     if (e.chapters?.length) yield [`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))];
+    yield [RECORDS_PATH.replace('{id}', String(e.id)), JSON.stringify(serviceEpisode(urls, e))];
     const passages = buildPassages([e]);
     if (!passages.length) continue;
     const key = identity && contentKey(identity, JSON.stringify(passages));

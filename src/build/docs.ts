@@ -132,6 +132,9 @@ up so that a show of thousands of hours stays cheap to search on a phone:
   bits: 1 a duration, 2 a number, 4 a date), and \`passages\`: the chunk's passages as
   \`/search/passages/{id}/{chunk}.json\` has them, so that /ask reads one file per chunk. A client that only searches
   never needs them.
+- \`/search/records/{id}.json\` (\`layout.records\`): an episode's record as a result shows it (the Episode fields
+  plus \`url\`, \`audio\`, \`transcript\` and \`chaptersUrl\`, absolute); \`layout.records.episodes\` lists every
+  episode. A client fetches the records of the results it shows, not every episode's.
 
 Scores are BM25 with statistics of the whole show, so a word's scores from different shards add up.
 

@@ -2,10 +2,10 @@
  * /service.json: what the request handlers need besides the episodes and the search index, computed once at
  * build time so that no handler reads content or config: the show, its addresses and each episode's URLs.
  */
-import type { LoadedContent } from '../content/load.ts';
-import { siteUrls } from './urls.ts';
+import type { LoadedContent, LoadedEpisode } from '../content/load.ts';
+import { siteUrls, type SiteUrls } from './urls.ts';
 import { toContractEpisode } from './episodes.ts';
-import { ServiceDataSchema, type ServiceData } from '../../contract/schemas/service-data.ts';
+import { ServiceDataSchema, ServiceEpisodeSchema, type ServiceData, type ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 export function buildServiceData(content: LoadedContent, generatedAt = new Date()): ServiceData {
@@ -47,13 +47,25 @@ export function buildServiceData(content: LoadedContent, generatedAt = new Date(
       status: urls.status,
       donate: urls.donate,
     },
-    episodes: episodes.map((e) => ({
-      ...toContractEpisode(e),
-      url: urls.episodePage(e),
-      audio: urls.audio(e),
-      audioBytes: e.audioBytes ?? undefined,
-      transcript: urls.transcript(e),
-      chaptersUrl: urls.chapters(e),
-    })),
+    episodes: episodes.map((e) => serviceEpisodeFields(e, urls)),
   });
+}
+
+/**
+ * An episode's record on its own (/search/records/<id>.json, for readers without /service.json): the same object
+ * as its element of /service.json's episodes.
+ */
+export function serviceEpisode(urls: SiteUrls, episode: LoadedEpisode): ServiceEpisode {
+  return ServiceEpisodeSchema.parse(serviceEpisodeFields(episode, urls));
+}
+
+function serviceEpisodeFields(e: LoadedEpisode, urls: SiteUrls) {
+  return {
+    ...toContractEpisode(e),
+    url: urls.episodePage(e),
+    audio: urls.audio(e),
+    audioBytes: e.audioBytes ?? undefined,
+    transcript: urls.transcript(e),
+    chaptersUrl: urls.chapters(e),
+  };
 }

@@ -1,9 +1,11 @@
 /**
  * Search without the API (a static host, or the API unreachable): the same engine the server runs
  * (functions/search), over the same published files, so results, snippets and timestamps match /api/search.
- * Loaded only when needed, and it loads only what a query needs, as the server does: the top of the index
- * (/search/lunr-index.json: the episodes' metadata and the layout) and /service.json once, then the transcript
- * shards of the query's words and the passages of the results shown, each fetched once and kept (bounded).
+ * Loaded only when needed, and it loads only what a query needs, as Pagefind does: the top of the index
+ * (/search/lunr-index.json: the episodes' metadata and the layout) once, then the transcript shards of the query's
+ * words, and the passages and records (/search/records/<id>.json) of the results shown, each fetched once and kept
+ * (bounded). Not /service.json, every episode's record (400 KB gzip at 1,000 episodes): only an index published
+ * without records needs it.
  */
 import { engineFrom, type SearchEngine } from '../../functions/search/engine.ts';
 import type { ServiceData } from '../../contract/schemas/service-data.ts';
@@ -14,6 +16,7 @@ export interface OfflineSources {
   index: string;
   /** /search/passages.json (not needed since layout version 2: the index's layout says where passages are). */
   passages?: string;
+  /** /service.json: read only when the index's layout has no `records`. */
   service: string;
 }
 
@@ -26,14 +29,27 @@ async function fetchJson(url: string): Promise<Response> {
   return res;
 }
 
-async function load(sources: OfflineSources): Promise<SearchEngine> {
-  // The top of the index as text: the engine parses only the postings a query reads.
-  const [top, service] = await Promise.all([
-    fetchJson(sources.index).then((res) => res.text()),
-    fetchJson(sources.service).then((res) => res.json() as Promise<ServiceData>),
-  ]);
+/**
+ * The offline engine over `get` (a published document by URL, refusing anything but 200): the top of the index as
+ * text (the engine parses only the postings a query reads), then what each query needs, resolved against it.
+ * Exported for bench/inproc.ts, which counts what it downloads.
+ */
+export async function offlineEngine(sources: OfflineSources, get: (url: string) => Promise<Response>): Promise<SearchEngine> {
+  const top = await get(sources.index).then((res) => res.text());
+  const service = () => get(sources.service).then((res) => res.json() as Promise<ServiceData>);
   const base = new URL(sources.index, globalThis.location?.href);
-  return engineFrom(top, service, async (path, transform) => transform(await fetchJson(new URL(path, base).toString())));
+  return engineFrom(top, service, async (path, transform) => transform(await get(new URL(path, base).toString())));
+}
+
+/** A page of results, as /api/search gives it. */
+export async function offlinePage(
+  e: SearchEngine,
+  query: string,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; results: SearchResult[] }> {
+  const { hits, total } = await e.search(query, { top: page.offset + page.limit });
+  const shown = hits.slice(page.offset, page.offset + page.limit);
+  return { total, results: await Promise.all(shown.map((hit) => e.result(hit))) };
 }
 
 export async function searchOffline(
@@ -42,11 +58,8 @@ export async function searchOffline(
   sources: OfflineSources,
 ): Promise<{ total: number; results: SearchResult[] }> {
   if (!engine) {
-    engine = load(sources);
+    engine = offlineEngine(sources, fetchJson);
     engine.catch(() => (engine = undefined));
   }
-  const e = await engine;
-  const { hits, total } = await e.search(query, { top: page.offset + page.limit });
-  const shown = hits.slice(page.offset, page.offset + page.limit);
-  return { total, results: await Promise.all(shown.map((hit) => e.result(hit))) };
+  return offlinePage(await engine, query, page);
 }

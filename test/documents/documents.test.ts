@@ -120,6 +120,23 @@ describe('/search-index.json', () => {
   });
 });
 
+describe('/search/records/<id>.json', () => {
+  it("serves each episode's record where the index's layout says, equal to its element of /service.json", async () => {
+    const { SearchLayoutSchema } = await import('../../contract/schemas/search-passages.ts');
+    const { ServiceDataSchema, ServiceEpisodeSchema } = await import('../../contract/schemas/service-data.ts');
+    const layout = SearchLayoutSchema.parse((await (await get('/search/lunr-index.json')).json()).layout);
+    const service = ServiceDataSchema.parse(await (await get('/service.json')).json());
+    expect(layout.records?.episodes).toEqual(episodes.map((e) => e.id));
+    for (const id of layout.records!.episodes) {
+      const res = await get(layout.records!.path.replace('{id}', String(id)));
+      expect(res.status, String(id)).toBe(200);
+      expect(res.headers.get('content-type')?.split(';')[0]).toBe('application/json');
+      const record = ServiceEpisodeSchema.parse(await res.json());
+      expect(record).toEqual(service.episodes.find((e) => e.id === id));
+    }
+  });
+});
+
 describe('/rss.xml', () => {
   let xml: string;
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import lunr from 'lunr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../../contract/schemas/search.ts';
 import { searchEpisodes, askEpisodes } from '../../functions/search/service.ts';
-import { getEngine, timestamp, withTime, type SearchEngine } from '../../functions/search/engine.ts';
+import { engineFrom, getEngine, timestamp, withTime, type DocumentReader, type SearchEngine } from '../../functions/search/engine.ts';
 import { loadTopIndex, queryTerm, vocabularyOf } from '../../functions/search/top-index.ts';
 import { DataStore } from '../../functions/data.ts';
 import { contentWords } from '../../functions/search/query.ts';
@@ -275,6 +275,68 @@ describe('/ask loads what a question needs at once', () => {
     expect(contentWords(question, engine.analyzer).clauses.map((c) => c.term)).toEqual([words[0], words.at(-1)]);
     await engine.ask(question);
     expect(most).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('a reader without /service.json (offline apps, the website\'s offline fallback)', () => {
+  let files: Record<string, string>;
+  let host: SearchEngine;
+  let reads: string[];
+  const read: DocumentReader = async (path, transform) => {
+    reads.push(path);
+    if (!(path in files)) throw new Error(`${path}: HTTP 404`);
+    return transform(new Response(files[path]));
+  };
+  const noService = () => Promise.reject(new Error('/service.json was read'));
+  beforeAll(async () => {
+    files = await contentFiles(sampleContent());
+    host = await getEngine(memoryStore(files));
+    reads = [];
+  });
+
+  it("fetches the record of each result it shows, not every episode's, and answers as a host does", async () => {
+    const offline = await engineFrom(files['/search/lunr-index.json']!, noService, read);
+    expect(offline.service).toBeUndefined();
+    const fetched = new Set<string>();
+    for (const query of ['bread', 'volcano eruption', 'sleep cycles', 'opening', 'the']) {
+      const [want, got] = await Promise.all([host.search(query, { top: 3 }), offline.search(query, { top: 3 })]);
+      expect(got.hits.map((h) => h.id), query).toEqual(want.hits.map((h) => h.id));
+      expect(got.total, query).toBe(want.total);
+      reads = [];
+      const shown = await Promise.all(got.hits.slice(0, 3).map((h) => offline.result(h)));
+      expect(shown, query).toEqual(await Promise.all(want.hits.slice(0, 3).map((h) => host.result(h))));
+      // Each record once: those of the results shown that an earlier query did not fetch.
+      const records = reads.filter((p) => p.startsWith('/search/records/'));
+      const expected = got.hits.slice(0, 3).map((h) => `/search/records/${h.id}.json`).filter((p) => !fetched.has(p));
+      expect(records.sort(), query).toEqual(expected.sort());
+      for (const p of records) fetched.add(p);
+    }
+    expect(fetched.size).toBeGreaterThan(3);
+    expect(fetched.size).toBeLessThan(Object.keys(files).filter((p) => p.startsWith('/search/records/')).length);
+  });
+
+  it("anchors /ask's moment of an episode without a transcript on a chapter of its fetched record", async () => {
+    const offline = await engineFrom(files['/search/lunr-index.json']!, noService, read);
+    const question = 'what did the self taught AI teach the best players?';
+    const [want, got] = await Promise.all([host.ask(question), offline.ask(question)]);
+    expect(got.hits.map((h) => h.id)).toEqual(want.hits.map((h) => h.id));
+    const hit = got.hits.find((h) => h.id === 13)!;
+    const result = await offline.result(hit);
+    expect(result).toEqual(await host.result(want.hits.find((h) => h.id === 13)!));
+    expect(result.start).toBe(29 * 60 + 10);
+  });
+
+  it('reads /service.json instead when the index was published without records', async () => {
+    const top = JSON.parse(files['/search/lunr-index.json']!);
+    delete top.layout.records;
+    let loaded = 0;
+    const service = async () => (loaded++, JSON.parse(files['/service.json']!));
+    const offline = await engineFrom(JSON.stringify(top), service, read);
+    expect(loaded).toBe(1);
+    reads = [];
+    const { hits } = await offline.search('bread', { top: 3 });
+    expect(await offline.result(hits[0]!)).toEqual(await host.result((await host.search('bread', { top: 3 })).hits[0]!));
+    expect(reads.filter((p) => p.startsWith('/search/records/'))).toEqual([]);
   });
 });
 

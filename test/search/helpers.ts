@@ -38,10 +38,13 @@ export function sampleContent(): LoadedContent {
 
 /** The search documents of some content, built in-process (no Astro), serialized as the build publishes them. */
 export async function contentFiles(content: LoadedContent, options: SearchBuildOptions = {}): Promise<Record<string, string>> {
+  const service = buildServiceData(content);
   return {
     ...searchFiles(await buildSearchArtifacts(content, options)),
-    '/service.json': JSON.stringify(buildServiceData(content)),
+    '/service.json': JSON.stringify(service),
     '/search/semantic.json': JSON.stringify(await semanticArtifact(content)),
+    // Each episode's record, as the build writes it (src/build/bulk-documents.ts): its element of service.json.
+    ...Object.fromEntries(service.episodes.map((e) => [`/search/records/${e.id}.json`, JSON.stringify(e)])),
   };
 }
 
@@ -101,7 +104,7 @@ export async function measure(engine: SearchEngine, queries: RelevanceQuery[], m
 
 /** [start, end) seconds of an episode's chapter, from the published chapter list. */
 export function chapterSpan(engine: SearchEngine, id: number, title: string): [number, number] {
-  const ep = engine.service.episodes.find((e) => e.id === id);
+  const ep = engine.service!.episodes.find((e) => e.id === id);
   const chapters = ep?.chapters ?? [];
   const i = chapters.findIndex((c) => c.title === title);
   if (i < 0) throw new Error(`episode ${id} has no chapter "${title}"`);

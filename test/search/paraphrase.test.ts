@@ -263,7 +263,7 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
     expect(tune.length + heldout.length).toBeGreaterThanOrEqual(60);
     expect(heldout.length).toBeGreaterThanOrEqual(20);
     expect(speakers.length).toBeGreaterThanOrEqual(15);
-    const episodes = new Map(engine.service.episodes.map((e) => [e.id, e]));
+    const episodes = new Map(engine.service!.episodes.map((e) => [e.id, e]));
     for (const q of queries) {
       expect(episodes.has(q.episode), q.question).toBe(true);
       expect(q.window[0] < q.window[1], q.question).toBe(true);

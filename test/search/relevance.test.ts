@@ -48,7 +48,7 @@ describe('relevance over the sample podcast', () => {
     expect(queries.length).toBeGreaterThanOrEqual(30);
     expect(queries.filter((q) => q.mode === 'ask').length).toBeGreaterThanOrEqual(15);
     expect(queries.filter((q) => q.mode === 'search').length).toBeGreaterThanOrEqual(15);
-    const ids = new Set(engine.service.episodes.map((e) => e.id));
+    const ids = new Set(engine.service!.episodes.map((e) => e.id));
     for (const q of queries) {
       expect(ids.has(q.expect), q.query).toBe(true);
       if (q.chapter) expect(() => chapterSpan(engine, q.expect, q.chapter!), q.query).not.toThrow();

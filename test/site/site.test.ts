@@ -314,6 +314,8 @@ describe('search page', () => {
         blocked++;
         return route.abort('connectionrefused');
       });
+      const requested: string[] = [];
+      page.on('request', (r) => void requested.push(new URL(r.url()).pathname));
       const indexLoaded = page.waitForResponse((r) => r.url().endsWith('/search/lunr-index.json') && r.ok());
       await page.goto(`${server.url}/search/`);
       await page.getByRole('searchbox', { name: 'Search for' }).fill(word);
@@ -326,6 +328,10 @@ describe('search page', () => {
       expect((await first.locator('h2').textContent())?.trim()).toBe(api.results[0]!.title);
       expect(await first.locator('a.moment').getAttribute('href')).toBe(path(api.results[0]!.url));
       expect(await first.locator('.snippet').textContent()).toBe(api.results[0]!.snippet!.replace(/[«»]/g, ''));
+      // What the browser downloaded for it: the records of the results it shows, not /service.json's every episode.
+      const records = requested.filter((p) => p.startsWith('/search/records/'));
+      expect(new Set(records)).toEqual(new Set(api.results.map((r) => `/search/records/${r.id}.json`)));
+      expect(requested).not.toContain('/service.json');
       expect(problems).toEqual([]);
     } finally {
       await close();

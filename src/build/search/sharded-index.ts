@@ -46,6 +46,7 @@ export const SHARD_BYTES = 64 * 1024;
 export const SHARD_PATH = '/search/shards/{n}.json';
 export const PASSAGES_PATH = '/search/passages/{id}/{chunk}.json';
 export const PASSAGE_TERMS_PATH = '/search/passage-terms/{id}/{chunk}.json';
+export const RECORDS_PATH = '/search/records/{id}.json';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -315,6 +316,7 @@ export async function buildShardedIndex(
       counts: withPassages.map((id) => byEpisode.get(id)!.length),
       terms: PASSAGE_TERMS_PATH,
     },
+    records: { path: RECORDS_PATH, episodes: docs.map((d) => d.id).sort((a, b) => a - b) },
   };
   return {
     top: {
