@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Analyzer } from './analyzer.ts';
+import { Analyzer, isSeparator } from './analyzer.ts';
 import { loadLanguage } from './language.ts';
 
 describe('Analyzer.indexTerms', () => {
@@ -32,5 +32,51 @@ describe('Analyzer.wordSpans', () => {
     expect(spans.terms).toEqual(['quot', 'bee', 'dash', 'separ', null, 'hive', 'don’t']);
     expect(analyzer.words(text)).toEqual(spans.starts.map((start, i) => ({ text: text.slice(start, spans.ends[i]), start, end: spans.ends[i], term: spans.terms[i] })));
     expect(analyzer.wordSpans('  -- ')).toEqual({ count: 0, starts: [], ends: [], terms: [] });
+  });
+});
+
+describe('Analyzer.wordSpans, against the pattern it replaces', () => {
+  it('splits at exactly the code units WORD_SEPARATOR matches', () => {
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (isSeparator(c) !== /^[\s-]$/.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+  });
+
+  it('cuts the chunks /[^\\s-]+/g finds and reads each as words() did, on the sample transcripts and odd input', async () => {
+    const analyzer = new Analyzer(await loadLanguage('en'));
+    // The words as they were cut before (a regular expression over the chunks, each trimmed by normalize()).
+    const expected = (text: string) => {
+      const starts: number[] = [];
+      const ends: number[] = [];
+      const terms: Array<string | null> = [];
+      for (const m of text.matchAll(/[^\s-]+/g)) {
+        const core = analyzer.normalize(m[0]);
+        if (!core) continue;
+        const at = m[0].toLowerCase().indexOf(core);
+        const [offset, length] = at < 0 ? [0, m[0].length] : [at, core.length];
+        starts.push(m.index + offset);
+        ends.push(m.index + offset + length);
+        terms.push(analyzer.term(m[0].slice(offset, offset + length)));
+      }
+      return { count: starts.length, starts, ends, terms };
+    };
+    const dir = join(import.meta.dirname, '../../content/transcripts');
+    const texts = readdirSync(dir)
+      .filter((f) => f.endsWith('.srt'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'));
+    const separators = [...Array(0x10000).keys()].filter(isSeparator).map((c) => String.fromCharCode(c));
+    texts.push(
+      separators.map((s, i) => `bee${i}${s}`).join('') + 'hive',
+      '«Quoted» — dash-separated, ...; İstanbul ÇA 3.14 e-mail!! (parenthesised) don’t \u{1D11E}bees \uD800 ,,, --x--',
+      '',
+      '   ',
+      '-- -- --',
+    );
+    expect(texts.length).toBeGreaterThan(9);
+    for (const text of texts) {
+      expect(analyzer.wordSpans(text)).toEqual(expected(text));
+      // A second pass reads the cache and must agree too.
+      expect(analyzer.wordSpans(text)).toEqual(expected(text));
+    }
   });
 });

@@ -5,6 +5,7 @@
  */
 import lunr from 'lunr';
 import type { LanguageSupport } from './language.ts';
+import { RangeCache } from './range-cache.ts';
 
 /** Lunr's own token separator (whitespace and hyphen), kept identical so words split the same way. */
 export const WORD_SEPARATOR = /[\s-]+/;
@@ -31,6 +32,26 @@ const CHUNK_CACHE_LIMIT = 200_000;
  */
 const CUT_CACHE_LIMIT = 50_000;
 
+/** Where a chunk's word is in it and the word's term (Analyzer#wordSpans). */
+interface Cut {
+  at: number;
+  length: number;
+  term: string | null;
+}
+
+/**
+ * Whether a UTF-16 code unit is one of WORD_SEPARATOR's: a hyphen, or what \s matches (ECMAScript's WhiteSpace and
+ * LineTerminator: analyzer.test.ts checks every code unit against the pattern).
+ */
+export function isSeparator(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c === 0x2d) return true;
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
 export class Analyzer {
   readonly language: string;
   readonly #lang: LanguageSupport;
@@ -43,7 +64,12 @@ export class Analyzer {
    * Raw chunk, as written → where its word is in it (#wordIn) and the word's term: every snippet cuts a passage's
    * words and looks each one up (bench/, N = 1,000: cutting and term() were most of a snippet's time).
    */
-  readonly #cutCache = new Map<string, { at: number; length: number; term: string | null } | null>();
+  readonly #cutCache: RangeCache<Cut | null>;
+  /** What a chunk not seen before becomes (#wordIn, then term()), for #cutCache. */
+  readonly #cut = (raw: string): Cut | null => {
+    const where = this.#wordIn(raw);
+    return where && { at: where[0], length: where[1], term: this.term(raw.slice(where[0], where[0] + where[1])) };
+  };
   /** How many times the bounds above its caches are allowed (the build: no bound). */
   readonly #scale: number;
 
@@ -55,6 +81,7 @@ export class Analyzer {
    */
   constructor(lang: LanguageSupport, options: { unboundedCaches?: boolean } = {}) {
     this.#scale = options.unboundedCaches ? Infinity : 1;
+    this.#cutCache = new RangeCache(CUT_CACHE_LIMIT * this.#scale);
     this.language = lang.key;
     this.#lang = lang;
     const builder = new lunr.Builder();
@@ -142,17 +169,19 @@ export class Analyzer {
     const starts: number[] = [];
     const ends: number[] = [];
     const terms: Array<string | null> = [];
-    const chunk = /[^\s-]+/g;
-    for (let m = chunk.exec(text); m; m = chunk.exec(text)) {
-      let cut = this.#cutCache.get(m[0]);
-      if (cut === undefined) {
-        const where = this.#wordIn(m[0]);
-        cut = where && { at: where[0], length: where[1], term: this.term(m[0].slice(where[0], where[0] + where[1])) };
-        if (this.#cutCache.size >= CUT_CACHE_LIMIT * this.#scale) this.#cutCache.clear();
-        this.#cutCache.set(m[0], cut);
+    // WORD_SEPARATOR's chunks, found by code unit: the cache is looked up in place, without cutting each one out.
+    const n = text.length;
+    for (let i = 0; i < n; ) {
+      if (isSeparator(text.charCodeAt(i))) {
+        i++;
+        continue;
       }
+      const from = i;
+      do i++;
+      while (i < n && !isSeparator(text.charCodeAt(i)));
+      const cut = this.#cutCache.getOrMake(text, from, i, this.#cut);
       if (!cut) continue;
-      const start = m.index + cut.at;
+      const start = from + cut.at;
       starts.push(start);
       ends.push(start + cut.length);
       terms.push(cut.term);
