@@ -43,11 +43,10 @@ const queries = JSON.parse(readFileSync(values.queries!, 'utf8')) as QuerySet;
 const runs = Number(values.runs);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
-function store(onRead?: (path: string, bytes: Buffer) => void): DataStore {
+function store(): DataStore {
   return new DataStore(async (path) => {
     try {
       const bytes = await readFile(join(clientDir, path));
-      onRead?.(path, bytes);
       return new Response(bytes, { headers: { 'Content-Type': contentTypeFor(path) } });
     } catch {
       return new Response(null, { status: 404 });
