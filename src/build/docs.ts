@@ -150,6 +150,7 @@ const fieldVectors = top.layout.passages.episodes.map((id) => [\`text/\${id}\`, 
 const shard = lunr.Index.load({ ...json, fieldVectors });
 const hits = shard.query((q) => q.term(term, { usePipeline: false })); // hit.ref is an episode id
 // hit.matchData.metadata[term].text.p → [passage, score, ...]; passages: layout.passages.path with {id}, {chunk}
+const record = await (await fetch(top.layout.records.path.replace('{id}', hits[0].ref))).json(); // title, url, chapters, ...
 \`\`\`
 
 ${extras.mcpTools?.length ? `## MCP tools\n\n${extras.mcpTools.map((t) => `- \`${t.name}\`: ${t.description}`).join('\n')}\n` : ''}

@@ -341,7 +341,7 @@ describe('a reader without /service.json (offline apps, the website\'s offline f
 });
 
 describe('offline search as /docs.md shows it', () => {
-  it("finds a transcript word's episodes with Lunr's own query over its shard, given the vectors the docs add", async () => {
+  it("finds a transcript word's episodes with Lunr's own query over its shard, given the vectors the docs add, and a hit's record", async () => {
     const files = await contentFiles(sampleContent(), { shardBytes: 4096 });
     const fetchJson = (path: string) => JSON.parse(files[path]!);
     // The docs' example (src/build/docs.ts, "Offline search with Lunr"), line for line (the Token's metadata, optional
@@ -354,7 +354,10 @@ describe('offline search as /docs.md shows it', () => {
     const fieldVectors = top.layout.passages.episodes.map((id: number) => [`text/${id}`, []]);
     const shard = lunr.Index.load({ ...json, fieldVectors });
     const hits = shard.query((q) => q.term(term, { usePipeline: false }));
+    const record = fetchJson(top.layout.records.path.replace('{id}', hits[0]!.ref));
     expect(first.length).toBeGreaterThan(2);
+    expect(record).toEqual(JSON.parse(files['/service.json']!).episodes.find((e: { id: number }) => String(e.id) === hits[0]!.ref));
+    expect(record.title).toEqual(expect.any(String));
     // Published without vectors, which Lunr's query cannot do without once a term matches.
     expect(json.fieldVectors).toEqual([]);
     expect(() => lunr.Index.load(json).query((q) => q.term(term, { usePipeline: false }))).toThrow(TypeError);
