@@ -10,6 +10,7 @@ import { loadContentOrThrow, type LoadedContent } from '../../src/content/load.t
 import { buildSearchArtifacts, searchFiles, type SearchBuildOptions } from '../../src/build/search/artifacts.ts';
 import { buildServiceData } from '../../src/build/service-data.ts';
 import { semanticArtifact } from '../../src/build/search/semantic.ts';
+import { RECORDS_PATH } from '../../src/build/search/sharded-index.ts';
 import { parseDuration } from '../../contract/duration.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -44,7 +45,7 @@ export async function contentFiles(content: LoadedContent, options: SearchBuildO
     '/service.json': JSON.stringify(service),
     '/search/semantic.json': JSON.stringify(await semanticArtifact(content)),
     // Each episode's record, as the build writes it (src/build/bulk-documents.ts): its element of service.json.
-    ...Object.fromEntries(service.episodes.map((e) => [`/search/records/${e.id}.json`, JSON.stringify(e)])),
+    ...Object.fromEntries(service.episodes.map((e) => [RECORDS_PATH.replace('{id}', String(e.id)), JSON.stringify(e)])),
   };
 }
 
