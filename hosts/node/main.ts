@@ -30,6 +30,7 @@ import { loadAstroFallback } from './astro-bridge.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
 import { Router } from '../../functions/router.ts';
+import { Connections, IDLE_GRACE_MS } from './connections.ts';
 
 // Caches compiled code on disk between starts when this file is run directly; `npm start` runs start.ts, which
 // turns the cache on before these imports are compiled (bench/, N = 1,000: CPU to the first answer −0.3–0.5 s).
@@ -118,21 +119,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const inFlight = new Set<AbortController>();
   let shuttingDown = false;
   /** Every open connection: requests in progress on it, and when it last finished one (see shutdown). */
-  const connections = new Map<Socket, { active: number; idleSince: number }>();
+  const connections = new Connections<Socket>(Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs));
   const fallbackHost = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const controller = new AbortController();
     inFlight.add(controller);
-    const connection = connections.get(req.socket);
-    if (connection) connection.active++;
+    const socket = req.socket;
+    connections.began(socket);
     res.once('close', () => {
       inFlight.delete(controller);
       if (!res.writableFinished) controller.abort();
-      if (connection) {
-        connection.active--;
-        connection.idleSince = performance.now();
-      }
+      connections.ended(socket);
     });
     let response: Response;
     let refused = false;
@@ -186,8 +184,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     (req, res) => void handle(req, res),
   );
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, { active: 0, idleSince: performance.now() });
-    socket.once('close', () => connections.delete(socket));
+    connections.opened(socket);
+    socket.once('close', () => connections.closed(socket));
   });
   // CONNECT never reaches the request handler (node:http hands over the raw socket): answer it, then close,
   // rather than drop the connection without a word. This is not a proxy.
@@ -256,11 +254,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
    * Graceful shutdown, as a careful proxy drains: stop accepting connections, answer every request in flight or
    * still arriving with `Connection: close`, and close a keep-alive connection only once it is done. http.Server's
    * own close() would also drop idle keep-alive connections at once, and a client writing its next request on one
-   * at that moment gets a reset; here an idle connection gets DRAIN_IDLE_MS (counted from the later of its last
-   * answer and the start of the shutdown) to send one, which is answered with Connection: close, before it is
-   * closed with a FIN. At the deadline, whatever is left is cut.
+   * at that moment gets a reset; here an idle connection gets a grace (IDLE_GRACE_MS, counted from the later
+   * of its last answer and the start of the shutdown) to send one, which is answered with Connection: close, before
+   * it is closed with a FIN. At the deadline, whatever is left is cut.
    */
-  const DRAIN_IDLE_MS = Math.min(1_000, config.shutdownTimeoutMs);
   let stopping: Promise<void> | undefined;
   const shutdown = (reason = 'shutdown') => {
     stopping ??= (async () => {
@@ -272,9 +269,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       const closed = new Promise<void>((done) => NetServer.prototype.close.call(server, () => done()));
       let closedIdle = 0;
       const closeIdle = () => {
-        const now = performance.now();
-        for (const [socket, c] of connections) {
-          if (c.active > 0 || now - Math.max(c.idleSince, since) < DRAIN_IDLE_MS || socket.writableEnded) continue;
+        for (const socket of connections.idle(since)) {
           closedIdle++;
           socket.end();
           setTimeout(() => socket.destroy(), 1_000).unref();
