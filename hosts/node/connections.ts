@@ -26,6 +26,7 @@ interface State {
 
 export class Connections<S extends Closable> {
   readonly #open = new Map<S, State>();
+  #accepted = 0;
   readonly #now: () => number;
   /** How long, in ms, an idle connection is given to send another request once the shutdown has begun. */
   readonly graceMs: number;
@@ -39,11 +40,17 @@ export class Connections<S extends Closable> {
     return this.#open.size;
   }
 
+  /** Connections opened since this was made (a count that only grows). */
+  get accepted(): number {
+    return this.#accepted;
+  }
+
   keys(): IterableIterator<S> {
     return this.#open.keys();
   }
 
   opened(socket: S): void {
+    this.#accepted++;
     this.#open.set(socket, { active: 0, idleSince: this.#now(), seenIdle: false });
   }
 

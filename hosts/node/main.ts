@@ -257,6 +257,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
    * at that moment gets a reset; here an idle connection gets a grace (IDLE_GRACE_MS, counted from the later
    * of its last answer and the start of the shutdown) to send one, which is answered with Connection: close, before
    * it is closed with a FIN. At the deadline, whatever is left is cut.
+   *
+   * Nor does the listener close at once: connections the kernel completed before the signal wait in its backlog, and
+   * closing it resets them (a client sees ECONNRESET on a request it has sent). The loop takes them one a turn, so
+   * the listener closes at the first check (every 25 ms) that finds no connection accepted since the one before, or
+   * after the same grace; what it took meanwhile is answered with Connection: close like the rest.
    */
   let stopping: Promise<void> | undefined;
   const shutdown = (reason = 'shutdown') => {
@@ -265,10 +270,24 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       const since = performance.now();
       const open = connections.size;
       log.info('shutting down', { reason, inFlight: inFlight.size, connections: open });
+      let listening = true;
+      let onClosed!: () => void;
+      const closed = new Promise<void>((done) => (onClosed = done));
+      const acceptedAtSignal = connections.accepted;
       // net.Server's close: stop listening, leave open connections to drain (not http.Server's, see above).
-      const closed = new Promise<void>((done) => NetServer.prototype.close.call(server, () => done()));
+      const stopListening = () => {
+        listening = false;
+        NetServer.prototype.close.call(server, () => onClosed());
+        log.info('stopped listening', { acceptedWhileShuttingDown: connections.accepted - acceptedAtSignal });
+      };
+      let acceptedBefore = -1;
       let closedIdle = 0;
       const closeIdle = () => {
+        if (listening) {
+          const accepted = connections.accepted;
+          if (accepted === acceptedBefore || performance.now() - since >= connections.graceMs) stopListening();
+          acceptedBefore = accepted;
+        }
         for (const socket of connections.idle(since)) {
           closedIdle++;
           socket.end();
@@ -282,6 +301,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         forced = connections.size;
         log.warn('requests still in flight at the shutdown deadline; closing them', { inFlight: inFlight.size, connections: forced });
         for (const controller of inFlight) controller.abort();
+        if (listening) stopListening();
         server.closeAllConnections();
         for (const socket of connections.keys()) socket.destroy();
       }, config.shutdownTimeoutMs);

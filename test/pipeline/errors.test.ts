@@ -156,7 +156,7 @@ describe('--help', () => {
 });
 
 describe('graceful shutdown', () => {
-  it('on SIGTERM stops accepting, finishes the request in flight, then exits 0', async () => {
+  it('on SIGTERM stops accepting (once its backlog is taken), finishes the request in flight, then exits 0', async () => {
     const own = await startServer({ distDir: inject('distDir'), entry: FIXTURE });
     // A slow upload: headers and half the body now, the rest after the signal.
     const socket = connect(own.port, '127.0.0.1');
@@ -169,7 +169,8 @@ describe('graceful shutdown', () => {
     const exited = own.stop('SIGTERM');
     await waitForLog(own, (e) => e.msg === 'shutting down');
     expect(logEntries(own).find((e) => e.msg === 'shutting down')?.inFlight).toBe(1);
-    // No new connections once shutting down.
+    // No new connections once the listener has taken what waited in its backlog (test/qa/shutdown-load.test.ts).
+    await waitForLog(own, (e) => e.msg === 'stopped listening');
     const refused = await new Promise<string>((done) => {
       const probe = connect(own.port, '127.0.0.1');
       probe.on('connect', () => {

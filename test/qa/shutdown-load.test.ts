@@ -4,7 +4,8 @@
  * with `Connection: close`, closes each connection only once it is done, and exits 0: no client sees a reset,
  * a hang-up or a 5xx, and no request is lost, also when the process stalls (SIGSTOP) just after SIGTERM for longer
  * than an idle connection's grace. Another case holds keep-alive connections idle at the moment of SIGTERM and only
- * then writes on them, the race http.Server.close() loses (it drops idle connections at once).
+ * then writes on them, the race http.Server.close() loses (it drops idle connections at once); another has
+ * connections waiting in the listen backlog when the signal comes, which closing the listener at once resets.
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it, inject } from 'vitest';
@@ -126,6 +127,44 @@ describe('SIGTERM under load', () => {
     expect(answered, 'every request sent was answered').toBe(sent);
     expect(results.every((r) => r.drained && r.sockets === 1), 'each client told Connection: close on its one connection').toBe(true);
     expect(code).toBe(0);
+  });
+
+  it('answers the connections waiting in the listen backlog at SIGTERM instead of resetting them', async () => {
+    server = await start();
+    const running = server;
+    const port = server.port;
+    // Frozen, the server accepts nothing: the kernel completes the clients' connections and queues them.
+    running.process.kill('SIGSTOP');
+    const agents = Array.from({ length: 20 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    try {
+      const sent = agents.map((agent) => {
+        let onConnect!: () => void;
+        const connected = new Promise<void>((resolve) => (onConnect = resolve));
+        const answer = new Promise<{ status: number; connection: string | undefined } | string>((resolve) => {
+          const req = httpRequest({ host: '127.0.0.1', port, path: '/status', agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          });
+          req.on('socket', (socket) => socket.once('connect', onConnect));
+          req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+          req.end();
+        });
+        return { connected, answer };
+      });
+      await Promise.all(sent.map((s) => s.connected));
+      // The signal waits while the process is stopped and is handled first when it runs again.
+      const exited = running.stop('SIGTERM');
+      running.process.kill('SIGCONT');
+      const answers = await Promise.all(sent.map((s) => s.answer));
+      // Closing the listener at the signal answered 1 of the 20 and reset 19. A request the loop reads before it
+      // handles the signal is answered keep-alive, and its connection closed after the grace: also no reset.
+      expect(answers.map((a) => (typeof a === 'string' ? a : a.status))).toEqual(answers.map(() => 200));
+      expect(answers.filter((a) => typeof a !== 'string' && a.connection === 'close').length).toBeGreaterThan(0);
+      expect(await exited).toBe(0);
+      expect(logEntries(running).some((e) => e.msg === 'stopped listening')).toBe(true);
+    } finally {
+      for (const agent of agents) agent.destroy();
+    }
   });
 
   it('answers a request written on an idle keep-alive connection just after SIGTERM, with Connection: close', async () => {
