@@ -65,4 +65,27 @@ describe('Connections (the Node host drain)', () => {
     clock.now = 200;
     expect(connections.idle(0)).toEqual([idle]);
   });
+
+  it('lets the listener close once a check finds no connection accepted since the one before, or after the grace', () => {
+    const { clock, connections } = setup();
+    const since = (clock.now = 1_000);
+    expect(connections.listenerDone(since), 'the check at the signal only counts').toBe(false);
+    connections.opened(socket('from the backlog'));
+    clock.now = 1_025;
+    expect(connections.listenerDone(since)).toBe(false);
+    clock.now = 1_050;
+    expect(connections.listenerDone(since)).toBe(true);
+
+    const busy = setup();
+    busy.clock.now = 0;
+    expect(busy.connections.listenerDone(0)).toBe(false);
+    for (let t = 25; t < 1_000; t += 25) {
+      busy.connections.opened(socket(`arriving at ${t}`));
+      busy.clock.now = t;
+      expect(busy.connections.listenerDone(0)).toBe(false);
+    }
+    busy.connections.opened(socket('arriving at 1000'));
+    busy.clock.now = 1_000;
+    expect(busy.connections.listenerDone(0), 'the grace is over').toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The Node host's open connections: how many requests each has in progress and since when it is idle, so that a
- * graceful shutdown (main.ts) closes a keep-alive connection only once it is done.
+ * graceful shutdown (main.ts) closes a keep-alive connection only once it is done, and its listener only once the
+ * connections waiting in its backlog are taken (listenerDone).
  *
  * A connection is closed when it has been idle for the grace, counted from the later of its last answer and the
  * start of the shutdown, at two checks in a row. One check is not enough: when the process comes back from a
@@ -27,8 +28,10 @@ interface State {
 export class Connections<S extends Closable> {
   readonly #open = new Map<S, State>();
   #accepted = 0;
+  /** #accepted at the last listenerDone check (-1: none yet). */
+  #acceptedAtCheck = -1;
   readonly #now: () => number;
-  /** How long, in ms, an idle connection is given to send another request once the shutdown has begun. */
+  /** IDLE_GRACE_MS, or less (a shorter shutdown timeout). */
   readonly graceMs: number;
 
   constructor(graceMs: number, now: () => number = () => performance.now()) {
@@ -72,6 +75,18 @@ export class Connections<S extends Closable> {
     if (!c) return;
     c.active--;
     c.idleSince = this.#now();
+  }
+
+  /**
+   * Whether the listener may close at this check of a shutdown that began at `since` (same clock): connections the
+   * kernel completed before the signal wait in its backlog, closing it resets them, and the loop takes them one a
+   * turn. So: no connection accepted since the check before (the first check, at the signal, only counts), or the
+   * grace is over however many still arrive.
+   */
+  listenerDone(since: number): boolean {
+    const done = this.#accepted === this.#acceptedAtCheck || this.#now() - since >= this.graceMs;
+    this.#acceptedAtCheck = this.#accepted;
+    return done;
   }
 
   /**

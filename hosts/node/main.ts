@@ -258,10 +258,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
    * of its last answer and the start of the shutdown) to send one, which is answered with Connection: close, before
    * it is closed with a FIN. At the deadline, whatever is left is cut.
    *
-   * Nor does the listener close at once: connections the kernel completed before the signal wait in its backlog, and
-   * closing it resets them (a client sees ECONNRESET on a request it has sent). The loop takes them one a turn, so
-   * the listener closes at the first check (every 25 ms) that finds no connection accepted since the one before, or
-   * after the same grace; what it took meanwhile is answered with Connection: close like the rest.
+   * Nor does the listener close at once: connections waiting in its backlog would be reset (a client sees ECONNRESET
+   * on a request it has sent), so it stays open until they are taken (connections.ts listenerDone, at most the same
+   * grace); what it takes meanwhile is answered with Connection: close like the rest.
    */
   let stopping: Promise<void> | undefined;
   const shutdown = (reason = 'shutdown') => {
@@ -280,14 +279,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         NetServer.prototype.close.call(server, () => onClosed());
         log.info('stopped listening', { acceptedWhileShuttingDown: connections.accepted - acceptedAtSignal });
       };
-      let acceptedBefore = -1;
       let closedIdle = 0;
       const closeIdle = () => {
-        if (listening) {
-          const accepted = connections.accepted;
-          if (accepted === acceptedBefore || performance.now() - since >= connections.graceMs) stopListening();
-          acceptedBefore = accepted;
-        }
+        if (listening && connections.listenerDone(since)) stopListening();
         for (const socket of connections.idle(since)) {
           closedIdle++;
           socket.end();
