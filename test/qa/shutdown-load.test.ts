@@ -27,7 +27,8 @@ interface Answer {
   reused: boolean;
 }
 
-function get(port: number, path: string, agent: Agent): Promise<Answer> {
+/** GET path on one of agent's connections; `onConnect`: called once a new connection's handshake is done. */
+function get(port: number, path: string, agent: Agent, onConnect?: () => void): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, agent, headers: { accept: 'application/json' } }, (res) => {
       const socket = res.socket;
@@ -35,6 +36,7 @@ function get(port: number, path: string, agent: Agent): Promise<Answer> {
       res.on('error', reject);
       res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket, reused: req.reusedSocket }));
     });
+    if (onConnect) req.on('socket', (socket) => socket.once('connect', onConnect));
     req.on('error', reject);
     req.end();
   });
@@ -140,15 +142,7 @@ describe('SIGTERM under load', () => {
       const sent = agents.map((agent) => {
         let onConnect!: () => void;
         const connected = new Promise<void>((resolve) => (onConnect = resolve));
-        const answer = new Promise<{ status: number; connection: string | undefined } | string>((resolve) => {
-          const req = httpRequest({ host: '127.0.0.1', port, path: '/status', agent }, (res) => {
-            res.resume();
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
-          });
-          req.on('socket', (socket) => socket.once('connect', onConnect));
-          req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-          req.end();
-        });
+        const answer = get(port, '/status', agent, onConnect).catch((err: NodeJS.ErrnoException) => err.code ?? err.message);
         return { connected, answer };
       });
       await Promise.all(sent.map((s) => s.connected));
