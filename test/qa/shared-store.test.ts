@@ -1,5 +1,6 @@
 /**
- * Single use across processes: two servers sharing a signing secret and one real redis-server. A code redeemed at
+ * Single use across processes: two servers sharing a signing secret and one real redis-server, one on each
+ * long-running host (npm start's Node, and Bun), so each runtime's Redis client is exercised. A code redeemed at
  * one is refused at the other (and the tokens the first got are revoked everywhere); a refresh token and a
  * revocation hold across both; a redirect URI registered at one is trusted by the other. With Redis killed both
  * keep answering (no 5xx) and still refuse a replay in the process that saw the first use; when Redis is back
@@ -9,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startHost } from '../helpers/hosts.ts';
 import { startRedis, stopRedis } from '../helpers/redis.ts';
 import { freePort, waitForLog } from '../pipeline/util.ts';
 import { RATE_ENV, envelope, form } from '../oauth/helpers.ts';
@@ -23,7 +25,7 @@ beforeAll(async () => {
   redisPort = await freePort();
   redis = await startRedis(redisPort);
   const env = { ...RATE_ENV, SIGNING_SECRET: SECRET, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
-  [a, b] = await Promise.all([startServer({ distDir: inject('distDir'), env }), startServer({ distDir: inject('distDir'), env })]);
+  [a, b] = await Promise.all([startServer({ distDir: inject('distDir'), env }), startHost('bun', { distDir: inject('distDir'), env })]);
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -44,7 +46,7 @@ const redeem = (server: RunningServer, c: { code: string; verifier: string; redi
   fetch(`${server.url}/oauth/token`, form({ grant_type: 'authorization_code', code: c.code, redirect_uri: c.redirectUri, code_verifier: c.verifier, client_id: 'public' }));
 const bearer = (server: RunningServer, token: string) => fetch(`${server.url}/api/search?q=bees`, { headers: { Authorization: `Bearer ${token}` } });
 
-describe('two processes, one Redis, one signing secret', () => {
+describe('two processes (Node and Bun), one Redis, one signing secret', () => {
   it('redeem a code once in the whole deployment; the replay at the other process revokes the first tokens everywhere', async () => {
     const c = await code(a);
     const first = await redeem(a, c);
