@@ -10,7 +10,7 @@ import { createApp } from '../../functions/app.ts';
 import { standardResponse } from '../../functions/memory-response.ts';
 import { createStaticResponder } from '../../functions/static.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
-import { IDLE_GRACE_MS } from '../node/connections.ts';
+import { DRAIN_CHECK_MS, IDLE_GRACE_MS } from '../node/connections.ts';
 import { createLogger } from '../node/log.ts';
 import { readConfig } from '../node/config.ts';
 import { loadStaticStore } from '../node/static-store.ts';
@@ -57,31 +57,29 @@ log.info('listening', { url: server.url.href, runtime: 'bun', files: store.files
  * closes the connections that stayed idle through it, lets those with a request in flight finish, and resolves once
  * every connection is closed. At the deadline (SHUTDOWN_TIMEOUT_MS) whatever is left is cut.
  */
-let stopping: Promise<void> | undefined;
-const shutdown = (reason: string) =>
-  (stopping ??= (async () => {
-    shuttingDown = true;
-    log.info('shutting down', { reason, inFlight: server.pendingRequests });
-    const grace = Math.min(IDLE_GRACE_MS, env.shutdownTimeoutMs);
-    await new Promise((resolve) => setTimeout(resolve, grace));
-    // Back from a stall, timers run before the sockets are read: one more short wait lets the loop read a request
-    // written meanwhile, so stop() finds it in flight instead of closing its connection as idle under it (without
-    // it, 3 runs of 5 of test/qa/shutdown-load's stalled case saw 16-39 resets).
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    let forced = 0;
-    const deadline = setTimeout(() => {
-      forced = server.pendingRequests;
-      log.warn('requests still in flight at the shutdown deadline; closing them', { inFlight: forced });
-      void server.stop(true);
-    }, Math.max(0, env.shutdownTimeoutMs - grace));
-    const stopped = server.stop();
-    log.info('stopped listening', { inFlight: server.pendingRequests });
-    await stopped;
-    clearTimeout(deadline);
-    await limiter.close?.();
-    log.info('stopped', { reason, forced });
-    log.flush();
-  })());
+async function shutdown(reason: string) {
+  shuttingDown = true;
+  log.info('shutting down', { reason, inFlight: server.pendingRequests });
+  const grace = Math.min(IDLE_GRACE_MS, env.shutdownTimeoutMs);
+  await new Promise((resolve) => setTimeout(resolve, grace));
+  // Back from a stall, timers run before the sockets are read: one more short wait lets the loop read a request
+  // written meanwhile, so stop() finds it in flight instead of closing its connection as idle under it (without
+  // it, 3 runs of 5 of test/qa/shutdown-load's stalled case saw 16-39 resets).
+  await new Promise((resolve) => setTimeout(resolve, DRAIN_CHECK_MS));
+  let forced = 0;
+  const deadline = setTimeout(() => {
+    forced = server.pendingRequests;
+    log.warn('requests still in flight at the shutdown deadline; closing them', { inFlight: forced });
+    void server.stop(true);
+  }, Math.max(0, env.shutdownTimeoutMs - grace));
+  const stopped = server.stop();
+  log.info('stopped listening', { inFlight: server.pendingRequests });
+  await stopped;
+  clearTimeout(deadline);
+  await limiter.close?.();
+  log.info('stopped', { reason, forced });
+  log.flush();
+}
 
 let signals = 0;
 const onSignal = (signal: string) => {

@@ -12,6 +12,8 @@
  */
 /** How long an idle keep-alive connection is given to send another request once a shutdown has begun. */
 export const IDLE_GRACE_MS = 1_000;
+/** How often a shutdown checks its connections (a short wait: the event loop reads its sockets in between). */
+export const DRAIN_CHECK_MS = 25;
 
 export interface Closable {
   /** The host has already ended its side (e.g. after an answer with Connection: close). */

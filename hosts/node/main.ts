@@ -30,7 +30,7 @@ import { loadAstroFallback } from './astro-bridge.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
 import { Router } from '../../functions/router.ts';
-import { Connections, IDLE_GRACE_MS } from './connections.ts';
+import { Connections, DRAIN_CHECK_MS, IDLE_GRACE_MS } from './connections.ts';
 
 // Caches compiled code on disk between starts when this file is run directly; `npm start` runs start.ts, which
 // turns the cache on before these imports are compiled (bench/, N = 1,000: CPU to the first answer −0.3–0.5 s).
@@ -289,7 +289,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         }
       };
       closeIdle();
-      const drain = setInterval(closeIdle, 25);
+      const drain = setInterval(closeIdle, DRAIN_CHECK_MS);
       let forced = 0;
       const force = setTimeout(() => {
         forced = connections.size;
