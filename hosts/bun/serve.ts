@@ -10,7 +10,7 @@ import { createApp } from '../../functions/app.ts';
 import { standardResponse } from '../../functions/memory-response.ts';
 import { createStaticResponder } from '../../functions/static.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
-import { DRAIN_CHECK_MS, IDLE_GRACE_MS } from '../node/connections.ts';
+import { DRAIN_CHECK_MS, idleGrace } from '../node/connections.ts';
 import { createLogger } from '../node/log.ts';
 import { readConfig } from '../node/config.ts';
 import { loadStaticStore } from '../node/static-store.ts';
@@ -60,7 +60,7 @@ log.info('listening', { url: server.url.href, runtime: 'bun', files: store.files
 async function shutdown(reason: string) {
   shuttingDown = true;
   log.info('shutting down', { reason, inFlight: server.pendingRequests });
-  const grace = Math.min(IDLE_GRACE_MS, env.shutdownTimeoutMs);
+  const grace = idleGrace(env.shutdownTimeoutMs);
   await new Promise((resolve) => setTimeout(resolve, grace));
   // Back from a stall, timers run before the sockets are read: one more short wait lets the loop read a request
   // written meanwhile, so stop() finds it in flight instead of closing its connection as idle under it (without

@@ -12,6 +12,10 @@
  */
 /** How long an idle keep-alive connection is given to send another request once a shutdown has begun. */
 export const IDLE_GRACE_MS = 1_000;
+/** The grace a shutdown gives idle connections: IDLE_GRACE_MS, or the whole shutdown timeout if that is shorter. */
+export function idleGrace(shutdownTimeoutMs: number): number {
+  return Math.min(IDLE_GRACE_MS, shutdownTimeoutMs);
+}
 /** How often a shutdown checks its connections (a short wait: the event loop reads its sockets in between). */
 export const DRAIN_CHECK_MS = 25;
 
@@ -33,7 +37,7 @@ export class Connections<S extends Closable> {
   /** #accepted at the last listenerDone check (-1: none yet). */
   #acceptedAtCheck = -1;
   readonly #now: () => number;
-  /** IDLE_GRACE_MS, or less (a shorter shutdown timeout). */
+  /** idleGrace(the shutdown timeout). */
   readonly graceMs: number;
 
   constructor(graceMs: number, now: () => number = () => performance.now()) {

@@ -30,7 +30,7 @@ import { loadAstroFallback } from './astro-bridge.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
 import { Router } from '../../functions/router.ts';
-import { Connections, DRAIN_CHECK_MS, IDLE_GRACE_MS } from './connections.ts';
+import { Connections, DRAIN_CHECK_MS, idleGrace } from './connections.ts';
 
 // Caches compiled code on disk between starts when this file is run directly; `npm start` runs start.ts, which
 // turns the cache on before these imports are compiled (bench/, N = 1,000: CPU to the first answer −0.3–0.5 s).
@@ -119,7 +119,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const inFlight = new Set<AbortController>();
   let shuttingDown = false;
   /** Every open connection: requests in progress on it, and when it last finished one (see shutdown). */
-  const connections = new Connections<Socket>(Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs));
+  const connections = new Connections<Socket>(idleGrace(config.shutdownTimeoutMs));
   const fallbackHost = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
