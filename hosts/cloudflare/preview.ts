@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
+import { buildRefusal } from '../node/build-guard.ts';
 import { uploadPlan, writeCloudflareConfig } from './build.ts';
 import { assetLimitProblems } from './asset-plan.ts';
 import { SERVICE_ENV_NAMES } from '../../functions/env.ts';
@@ -22,7 +23,13 @@ const siteUrl = (env.SITE_URL || '').replace(/\/+$/, '');
 const manifestFile = join(distDir, 'client', '_manifest.json');
 const stale = !existsSync(manifestFile) || (siteUrl && readManifest(join(distDir, 'client')).siteUrl !== siteUrl);
 if (stale) {
-  console.log(JSON.stringify({ level: 'info', msg: `no build for ${siteUrl || 'the configured site URL'}; building first`, dir: distDir }));
+  const reason = `no build for ${siteUrl || 'the configured site URL'}`;
+  const refused = buildRefusal(reason, { distDir, contentDir: env.CONTENT_DIR || 'content', named: Boolean(env.DIST_DIR), siteUrl: siteUrl || undefined });
+  if (refused) {
+    console.error(JSON.stringify({ level: 'error', msg: refused }));
+    process.exit(1);
+  }
+  console.log(JSON.stringify({ level: 'info', msg: `${reason}; building first`, dir: distDir }));
   const built = spawnSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
     cwd: ROOT,
     stdio: 'inherit',

@@ -27,6 +27,7 @@ import { loadStaticStore, manifestVersion } from './static-store.ts';
 import { MANIFEST_VERSION } from '../../contract/schemas/asset-manifest.ts';
 import { dataStoreOver, sharedStores } from './stores.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
+import { buildRefusal } from './build-guard.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
 import { Router } from '../../functions/router.ts';
@@ -63,9 +64,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const clientDir = resolve(config.distDir, 'client');
 
   const reason = buildReason(clientDir, config);
-  if (reason?.startsWith('the build is for') && !existsSync(resolve(config.vars.CONTENT_DIR || 'content', 'podcast.yaml'))) {
-    throw new Error(`${reason}, and there is no content/ here to rebuild it from: build it with that SITE_URL (SITE_URL=${config.vars.SITE_URL} npm run build), or start without SITE_URL`);
-  }
+  const refused =
+    reason &&
+    buildRefusal(reason, {
+      distDir: config.distDir,
+      contentDir: config.vars.CONTENT_DIR || 'content',
+      named: Boolean(config.vars.DIST_DIR),
+      siteUrl: config.vars.SITE_URL,
+    });
+  if (refused) throw new Error(refused);
   if (reason) {
     log.info(`${reason}; building first`, { dir: clientDir });
     log.flush();

@@ -2,17 +2,21 @@
  * Validates content/ before Astro builds anything, with the same checker as `npm run check`: with mistakes the
  * build prints every problem (file, field, what was expected) and exits 1, instead of failing inside a page with
  * a stack trace that shows only the first one. In `astro dev` the problems are logged and the server keeps
- * running, so an editor can fix them with live reload.
+ * running, so an editor can fix them with live reload. A build that gets through writes, beside client/, which
+ * content made it (contract/schemas/build-source.ts).
  */
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { BUILD_SOURCE_FILE, type BuildSource } from '../../contract/schemas/build-source.ts';
 import { configureParseCache, parseCacheFolder, parseCacheSummary, pruneParseCache } from '../content/parse-cache.ts';
 import { formatProblems } from '../content/report.ts';
 import { contentDir, loadSharedContent } from '../content/site.ts';
 import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
 
 export function contentCheck(): AstroIntegration {
+  let outDir: string | undefined;
   return {
     name: 'content-check',
     hooks: {
@@ -40,10 +44,16 @@ export function contentCheck(): AstroIntegration {
         console.error(`${report}\n\nThe build stopped: fix these in ${dir}/ (npm run check lists them without building).`);
         process.exit(1);
       },
+      'astro:config:done': ({ config }) => {
+        outDir = fileURLToPath(config.outDir);
+      },
       'astro:build:done': ({ logger }) => {
         const { made, kept } = parseCacheSummary();
         logger.info(`per-episode work (transcript parsing, search analysis): ${made} made, ${kept} kept from an earlier build`);
         pruneParseCache();
+        // Which content this output was made from: read before `npm start` builds over it (hosts/node/build-guard.ts).
+        const source: BuildSource = { contentDir: resolve(contentDir()) };
+        if (outDir) writeFileSync(join(outDir, BUILD_SOURCE_FILE), `${JSON.stringify(source)}\n`);
       },
     },
   };

@@ -2,7 +2,7 @@
  * The host takes up a new build on SIGHUP without dropping requests, and `npm start` does not serve a build
  * made for another address than SITE_URL.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -86,18 +86,79 @@ describe('npm start and SITE_URL', () => {
     expect(rss).not.toContain('http://localhost:4321');
   }, 120_000);
 
-  it('refuses, with one clear message, when there is no content to rebuild from', () => {
-    const distDir = copyOfSampleBuild('siteurl-refuse');
+  /** npm start's server, expected to stop before it listens: its exit code and what it printed. */
+  const startRefused = (env: Record<string, string>) => {
     const run = spawnSync(process.execPath, [join(ROOT, 'hosts/node/main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: distDir, SITE_URL: 'https://pod.example.org', CONTENT_DIR: join(distDir, 'no-content') },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
       encoding: 'utf8',
       timeout: 30_000,
     });
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    return run;
+  };
+
+  it('refuses, with one clear message, when there is no content to rebuild from', () => {
+    const distDir = copyOfSampleBuild('siteurl-refuse');
+    const run = startRefused({ DIST_DIR: distDir, SITE_URL: 'https://pod.example.org', CONTENT_DIR: join(distDir, 'no-content') });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(
       'the build is for http://localhost:4321 but SITE_URL is https://pod.example.org, and there is no content/ here to rebuild it from',
     );
-    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a build says, outside what it publishes, which content it was made from', () => {
+    const distDir = inject('distDir');
+    expect(JSON.parse(readFileSync(join(distDir, 'build-source.json'), 'utf8'))).toEqual({ contentDir: join(ROOT, 'content') });
+    expect(existsSync(join(distDir, 'client', 'build-source.json'))).toBe(false);
+  });
+
+  // A build empties its output folder first: npm start must not turn a build of another show into the sample.
+  it('refuses to rebuild a build that other content made, and leaves it as it is', () => {
+    const distDir = copyOfSampleBuild('siteurl-other-show');
+    const other = join(distDir, 'elsewhere', 'other-show', 'content');
+    writeFileSync(join(distDir, 'build-source.json'), JSON.stringify({ contentDir: other }));
+    const before = readFileSync(join(distDir, 'client', 'episodes.json'));
+    const run = startRefused({ DIST_DIR: distDir, SITE_URL: 'https://pod.example.org' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`but ${distDir} holds a build of ${other}, and rebuilding would replace it with a build of ${join(ROOT, 'content')}`);
+    expect(run.stderr).toContain(`start with CONTENT_DIR=${other}`);
+    expect(readFileSync(join(distDir, 'client', 'episodes.json')).equals(before)).toBe(true);
+  });
+
+  it('refuses to rebuild a DIST_DIR build that does not say which content made it', () => {
+    const distDir = copyOfSampleBuild('siteurl-unknown-source');
+    rmSync(join(distDir, 'build-source.json'));
+    const run = startRefused({ DIST_DIR: distDir, SITE_URL: 'https://pod.example.org' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`and ${distDir} does not say which content it was built from (no build-source.json)`);
+    expect(existsSync(join(distDir, 'client', 'episodes.json'))).toBe(true);
+  });
+
+  it('refuses to build into a DIST_DIR that holds files but no build, and removes none of them', () => {
+    const distDir = mkdtempSync(join(tmpdir(), 'not-a-build-'));
+    cleanup.push(() => rmSync(distDir, { recursive: true, force: true }));
+    writeFileSync(join(distDir, 'notes.txt'), 'mine');
+    const run = startRefused({ DIST_DIR: distDir });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`no build output found in ${distDir} (DIST_DIR), which holds other files (notes.txt) that a build would remove`);
+    expect(readFileSync(join(distDir, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+});
+
+describe('npm run preview:cloudflare, which also builds first', () => {
+  it('refuses to build into a DIST_DIR that holds files but no build', () => {
+    const distDir = mkdtempSync(join(tmpdir(), 'not-a-build-'));
+    cleanup.push(() => rmSync(distDir, { recursive: true, force: true }));
+    writeFileSync(join(distDir, 'notes.txt'), 'mine');
+    const run = spawnSync(process.execPath, [join(ROOT, 'hosts/cloudflare/preview.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: distDir },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`no build for the configured site URL in ${distDir} (DIST_DIR), which holds other files (notes.txt)`);
+    expect(readFileSync(join(distDir, 'notes.txt'), 'utf8')).toBe('mine');
   });
 });

@@ -141,7 +141,7 @@ describe('a rebuild after adding an episode', () => {
   });
 
   it('replaces the previous output in its folder, leaving only its .git', () => {
-    expect(readdirSync(again).sort()).toEqual(['.git', 'client', 'server']);
+    expect(readdirSync(again).sort()).toEqual(['.git', 'build-source.json', 'client', 'server']);
     expect(readFileSync(join(again, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/gh-pages\n');
     expect(existsSync(join(again, 'client/episodes/stale.html'))).toBe(false);
     // Every entry was moved aside (none removed in place), and the build ended once they were gone.
