@@ -70,10 +70,14 @@ export interface LoadResult {
 
 export class ContentError extends Error {
   readonly code = 'content_invalid';
-  readonly errors: string[];
-  constructor(errors: string[]) {
-    super(`The content has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${errors.map((e) => `  - ${e}`).join('\n')}`);
-    this.errors = errors;
+  /**
+   * Not `errors`: Astro's dev server takes an error with an `errors` array for an AggregateError and writes a hint
+   * onto each item, which throws on a string and brought `astro dev` down at the first page of invalid content.
+   */
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((e) => `  - ${e}`).join('\n')}`);
+    this.problems = problems;
   }
 }
 
