@@ -3,21 +3,36 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ContentError, loadContent, type LoadedContent, type LoadResult } from './load.ts';
 
-let cached: LoadedContent | undefined;
+let cached: { content: LoadedContent; edits: number } | undefined;
 
 /** The folder the build reads the content from: CONTENT_DIR, else content/ (relative to where it runs). */
 export function contentDir(): string {
   return process.env.CONTENT_DIR || 'content';
 }
 
-/** The validated content, read once per build process (every page and document shares it). */
+/**
+ * The validated content, read once per build process (every page and document shares it); under `astro dev`, read
+ * again after each edit to the content folder (contentEdited).
+ */
 export function getContent(): LoadedContent {
-  if (!cached) {
+  const edits = contentEdits();
+  if (cached?.edits !== edits) {
     const { content, errors } = loadSharedContent(contentDir());
     if (!content) throw new ContentError(errors);
-    cached = content;
+    cached = { content, edits };
   }
-  return cached;
+  return cached.content;
+}
+
+const EDITS = Symbol.for('podcast-listener-service.content-edits');
+const contentEdits = () => (globalThis as { [EDITS]?: number })[EDITS] ?? 0;
+
+/**
+ * `astro dev`: the content folder changed (src/integration/content-check.ts watches it). Every copy of this module
+ * in the process reads the content again at its next getContent(); a build never calls this, so reads it once.
+ */
+export function contentEdited(): void {
+  (globalThis as { [EDITS]?: number })[EDITS] = contentEdits() + 1;
 }
 
 const SHARED = Symbol.for('podcast-listener-service.content');

@@ -6,14 +6,17 @@
  * content made it (contract/schemas/build-source.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { BUILD_SOURCE_FILE, type BuildSource } from '../../contract/schemas/build-source.ts';
 import { configureParseCache, parseCacheFolder, parseCacheSummary, pruneParseCache } from '../content/parse-cache.ts';
 import { formatProblems } from '../content/report.ts';
-import { contentDir, loadSharedContent } from '../content/site.ts';
+import { contentDir, contentEdited, loadSharedContent } from '../content/site.ts';
 import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
+
+/** How long `astro dev` waits after an edit to the content folder for more before it reloads the pages. */
+const RELOAD_DEBOUNCE_MS = 100;
 
 export function contentCheck(): AstroIntegration {
   let outDir: string | undefined;
@@ -43,6 +46,32 @@ export function contentCheck(): AstroIntegration {
         }
         console.error(`${report}\n\nThe build stopped: fix these in ${dir}/ (npm run check lists them without building).`);
         process.exit(1);
+      },
+      // The pages read the content through getContent(), not through Astro's content layer, so Astro sees no edit
+      // to it: without this an editor's new episode stayed a 404 and an edited title stayed as it was until restart.
+      'astro:server:setup': ({ server, logger }) => {
+        const dir = resolve(contentDir());
+        let pending: ReturnType<typeof setTimeout> | undefined;
+        const reload = () => {
+          contentEdited();
+          // Read as the pages read it (the same folder name), so that they get this very result.
+          const { content, errors } = loadSharedContent(contentDir());
+          if (content) logger.info(`content changed: ${content.episodes.length} episodes; pages reloaded`);
+          else logger.error(`content changed, with mistakes:\n${formatProblems(contentDir(), errors)}`);
+          // Astro's route cache holds each page's getStaticPaths; this event clears it in every server environment.
+          for (const [name, environment] of Object.entries(server.environments)) {
+            if (name !== 'client') environment.hot.send('astro:content-changed', {});
+          }
+          server.environments.client.hot.send({ type: 'full-reload', path: '*' });
+        };
+        const onEvent = (path: string) => {
+          if (path !== dir && !path.startsWith(dir + sep)) return;
+          // An editor's save (or a copy of an episode and its transcript) is several events: one reload for them.
+          clearTimeout(pending);
+          pending = setTimeout(reload, RELOAD_DEBOUNCE_MS);
+        };
+        server.watcher.add(dir);
+        for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) server.watcher.on(event, onEvent);
       },
       'astro:config:done': ({ config }) => {
         outDir = fileURLToPath(config.outDir);
