@@ -66,6 +66,11 @@ export interface LoadedContent {
 export interface LoadResult {
   content: LoadedContent | null;
   errors: string[];
+  /**
+   * What an editor most likely meant otherwise but does not stop a build: a file in transcripts/ or audio/ that
+   * no episode names, so it is not published. Only looked for when there are no errors.
+   */
+  notes: string[];
 }
 
 export class ContentError extends Error {
@@ -112,12 +117,10 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
     const path = join(episodesDir, name);
     const episode = loadEpisode(path, rel(path), dirs, show, errors, rel);
     if (!episode) continue;
+    // A duplicate id drops the episode, but its files are still checked below, so that one run lists every problem.
     const owner = idOwner.get(episode.id);
-    if (owner) {
-      errors.push(`${episode.file}: id ${episode.id} is already used by ${owner}; ids must be unique`);
-      continue;
-    }
-    idOwner.set(episode.id, episode.file);
+    if (owner) errors.push(`${episode.file}: id ${episode.id} is already used by ${owner}; ids must be unique`);
+    else idOwner.set(episode.id, episode.file);
     // One file for two episodes is a copy-paste slip: the feed would give both the same audio.
     if (episode.audioFile) {
       const other = audioOwner.get(episode.audioFile);
@@ -130,11 +133,33 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
         errors.push(`${episode.file}: the transcript would be published as /transcripts/${episode.srtFile}, which ${other} already uses; each episode needs its own transcript`);
       } else transcriptOwner.set(episode.srtFile, episode.file);
     }
-    episodes.push(episode);
+    if (!owner) episodes.push(episode);
   }
   episodes.sort((a, b) => a.id - b.id);
-  if (errors.length || !show) return { content: null, errors };
-  return { content: { show, episodes, dirs }, errors };
+  if (errors.length || !show) return { content: null, errors, notes: [] };
+  return { content: { show, episodes, dirs }, errors, notes: unusedFiles(dirs, episodes, rel) };
+}
+
+/**
+ * Files no episode names: a transcript added beside a new episode without `srtFile` (or `transcriptFile`) in its
+ * frontmatter is otherwise left out without a word, and the episode published without it.
+ */
+function unusedFiles(dirs: LoadedContent['dirs'], episodes: LoadedEpisode[], rel: (p: string) => string): string[] {
+  const named = (dir: string, used: Set<string>) =>
+    (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [])
+      .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && !used.has(join(dir, entry.name)))
+      .map((entry) => entry.name)
+      .sort();
+  const transcripts = new Set(episodes.flatMap((e) => (e.transcript ? [e.transcript.path] : [])));
+  const audio = new Set(episodes.flatMap((e) => (e.audioFile ? [join(dirs.audio, e.audioFile)] : [])));
+  return [
+    ...named(dirs.transcripts, transcripts).map(
+      (name) => `${rel(join(dirs.transcripts, name))}: no episode names this transcript, so it is not published (in its episode's frontmatter: ${name.endsWith('.vtt') ? 'transcriptFile' : 'srtFile'}: ${name})`,
+    ),
+    ...named(dirs.audio, audio).map(
+      (name) => `${rel(join(dirs.audio, name))}: no episode names this audio file, so it is not published (in its episode's frontmatter: audioFile: ${name})`,
+    ),
+  ];
 }
 
 /** loadContent, throwing one ContentError that lists every problem. */

@@ -14,7 +14,9 @@ const transcripts = readdirSync(TRANSCRIPTS).filter((n) => /\.(srt|vtt)$/.test(n
 const entries = transcripts.reduce((n, name) => n + (name.endsWith('.srt') ? 2 : 1), 0);
 // The folder also keeps one entry per episode file (its frontmatter and notes, load.ts), which the counts leave out.
 const files = entries + readdirSync(join(SAMPLE, 'episodes')).filter((n) => n.endsWith('.md')).length;
-const plain = loadContent(SAMPLE);
+const { content: plainContent, errors: plainErrors } = loadContent(SAMPLE);
+// What the workers post back: the content and its errors (notes are not compared).
+const plain = { content: plainContent, errors: plainErrors };
 
 const dirs: string[] = [];
 afterEach(() => {

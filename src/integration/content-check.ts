@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { BUILD_SOURCE_FILE, type BuildSource } from '../../contract/schemas/build-source.ts';
 import { configureParseCache, parseCacheFolder, parseCacheSummary, pruneParseCache } from '../content/parse-cache.ts';
-import { formatProblems } from '../content/report.ts';
+import { formatNotes, formatProblems } from '../content/report.ts';
 import { contentDir, contentEdited, loadSharedContent } from '../content/site.ts';
 import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
 
@@ -37,7 +37,8 @@ export function contentCheck(): AstroIntegration {
         } finally {
           await prewarm?.finish();
         }
-        const { content, errors } = loaded;
+        const { content, errors, notes } = loaded;
+        if (notes.length) logger.warn(`\n${formatNotes(dir, notes)}`);
         if (content) return;
         const report = formatProblems(dir, errors);
         if (command === 'dev') {
@@ -55,7 +56,8 @@ export function contentCheck(): AstroIntegration {
         const reload = () => {
           contentEdited();
           // Read as the pages read it (the same folder name), so that they get this very result.
-          const { content, errors } = loadSharedContent(contentDir());
+          const { content, errors, notes } = loadSharedContent(contentDir());
+          if (notes.length) logger.warn(`\n${formatNotes(contentDir(), notes)}`);
           if (content) logger.info(`content changed: ${content.episodes.length} episodes; pages reloaded`);
           else logger.error(`content changed, with mistakes:\n${formatProblems(contentDir(), errors)}`);
           // Astro's route cache holds each page's getStaticPaths; this event clears it in every server environment.

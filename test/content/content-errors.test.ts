@@ -187,6 +187,44 @@ describe('content errors', () => {
     ]);
   });
 
+  it('an episode with a duplicate id still has its files checked, so one run lists every problem', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'audioFile: a.mp3'),
+      'episodes/002-b.md': valid(1, 'audioFile: a.mp3'),
+      'audio/a.mp3': 'ID3',
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/episodes/002-b.md: id 1 is already used by content/episodes/001-a.md; ids must be unique',
+      'content/episodes/002-b.md: audioFile "a.mp3" is already used by content/episodes/001-a.md; each episode needs its own MP3',
+    ]);
+  });
+
+  it('notes, without stopping the build, a transcript or audio file that no episode names', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'audioFile: a.mp3\nsrtFile: a.srt'),
+      'episodes/002-b.md': valid(2),
+      'audio/a.mp3': 'ID3',
+      'audio/b.mp3': 'ID3',
+      'audio/.DS_Store': '',
+      'transcripts/a.srt': SRT,
+      'transcripts/b.srt': SRT,
+      'transcripts/c.vtt': 'WEBVTT\n',
+    });
+    const { content, errors, notes } = loadContent(join(dir, 'content'), {}, dir);
+    expect(errors).toEqual([]);
+    expect(content!.episodes.map((e) => e.hasSrt)).toEqual([true, false]);
+    expect(notes).toEqual([
+      "content/transcripts/b.srt: no episode names this transcript, so it is not published (in its episode's frontmatter: srtFile: b.srt)",
+      "content/transcripts/c.vtt: no episode names this transcript, so it is not published (in its episode's frontmatter: transcriptFile: c.vtt)",
+      "content/audio/b.mp3: no episode names this audio file, so it is not published (in its episode's frontmatter: audioFile: b.mp3)",
+    ]);
+    const run = spawnSync(process.execPath, [join(ROOT, 'src/content/check-cli.ts'), 'content'], { cwd: dir, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('! content: 3 notes\n  content/transcripts/b.srt: no episode names this transcript');
+    // The sample names every file it has.
+    expect(loadContent(join(ROOT, 'content'), {}, ROOT).notes).toEqual([]);
+  });
+
   it('pins podcast:guid in podcast.yaml, so SITE_URL does not change it; checks hosts, medium and episode image', () => {
     const dir = fixture({ 'episodes/001-a.md': valid(1, 'image: /episodes/a.png') });
     const show = SHOW.replace(/^guid: .*$/m, 'guid: 917393e3-1b1e-5cef-ace4-edaa54e1f810');
