@@ -14,6 +14,7 @@ import { assetManifest } from './src/integration/asset-manifest.ts';
 import { contentCheck } from './src/integration/content-check.ts';
 import { bulkDocumentsIntegration } from './src/integration/bulk-documents.ts';
 import { replaceOutDir } from './src/integration/replace-out-dir.ts';
+import { packagesLink } from './src/integration/packages-link.ts';
 
 // A podcast.yaml that does not parse is reported by the content check (src/integration/content-check.ts).
 const show = (() => {
@@ -48,6 +49,8 @@ export default defineConfig({
   // prerenders, src/integration/bulk-documents.ts, which precompress brings in); the content check's cache upkeep
   // (after every user of the per-episode cache, the bulk documents' thread included); /_manifest.json: what
   // every host needs per file. The previous build's output is moved aside when the build starts and removed at low
-  // priority while it runs (src/integration/replace-out-dir.ts); last, so that its build:done waits for that last.
-  integrations: [bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir()],
+  // priority while it runs (src/integration/replace-out-dir.ts); its build:done waits for that. An output folder
+  // outside the project gets a link to its packages for the build, made once the folder is emptied (after
+  // replaceOutDir at build:start) and removed at the end (src/integration/packages-link.ts).
+  integrations: [bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir(), packagesLink()],
 });

@@ -9,3 +9,18 @@ export const BUILD_SOURCE_FILE = 'build-source.json';
 
 export const BuildSourceSchema = z.object({ contentDir: z.string().min(1) });
 export type BuildSource = z.infer<typeof BuildSourceSchema>;
+
+/** The link a build makes in an output folder outside the project, to the project's packages (src/integration/packages-link.ts). */
+export const PACKAGES_LINK = 'node_modules';
+
+/** The prefix of the folder an earlier output is moved into while it is removed (src/integration/replace-out-dir.ts). */
+export const REPLACED_PREFIX = '.replaced-';
+
+/**
+ * What a build, or one that was stopped, leaves in its output folder: Astro's client/ and server/, build-source.json,
+ * the packages link, the Cloudflare and Netlify build steps' folders, an earlier output being removed, and the .git
+ * Astro keeps. Anything else there is not the build's, and `npm start` does not build over it (hosts/node/build-guard.ts).
+ */
+export function isBuildEntry(name: string): boolean {
+  return ['client', 'server', BUILD_SOURCE_FILE, PACKAGES_LINK, 'cloudflare', 'netlify', '.git'].includes(name) || name.startsWith(REPLACED_PREFIX);
+}

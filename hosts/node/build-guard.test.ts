@@ -52,7 +52,7 @@ describe('buildRefusal', () => {
     );
   });
 
-  it('builds into a missing or empty folder (or one holding only .git), never into one holding other files', () => {
+  it('builds into a missing or empty folder (or one holding only .git or what a stopped build left), never into one holding other files', () => {
     const content = aContent();
     expect(buildRefusal('no build output found', { distDir: join(work, 'new'), contentDir: content, named: true })).toBeUndefined();
     const empty = join(work, `empty-${n++}`);
@@ -64,6 +64,13 @@ describe('buildRefusal', () => {
     expect(buildRefusal('no build output found', { distDir: full, contentDir: content, named: true })).toBe(
       `no build output found in ${full} (DIST_DIR), which holds other files (a.txt, b.txt, c.txt, ...) that a build would remove: point DIST_DIR at a build, or at an empty or new folder`,
     );
+    // What a stopped build leaves is the build's to replace; only the rest is named.
+    const stopped = join(work, `stopped-${n++}`);
+    for (const sub of ['client', 'server', '.replaced-1-2']) mkdirSync(join(stopped, sub), { recursive: true });
+    symlinkSync(content, join(stopped, 'node_modules'));
+    expect(buildRefusal('no build output found', { distDir: stopped, contentDir: content, named: true })).toBeUndefined();
+    writeFileSync(join(stopped, 'notes.txt'), '');
+    expect(buildRefusal('no build output found', { distDir: stopped, contentDir: content, named: true })).toContain('which holds other files (notes.txt) that');
     // The project's own dist/ is the build's folder: what is in it is the build's to replace.
     expect(buildRefusal('no build output found', { distDir: full, contentDir: content, named: false })).toBeUndefined();
   });

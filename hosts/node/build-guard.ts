@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BUILD_SOURCE_FILE, BuildSourceSchema, type BuildSource } from '../../contract/schemas/build-source.ts';
+import { BUILD_SOURCE_FILE, BuildSourceSchema, isBuildEntry, type BuildSource } from '../../contract/schemas/build-source.ts';
 
 export interface BuildTarget {
   /** The output folder the build would write. */
@@ -38,7 +38,8 @@ export function buildRefusal(reason: string, target: BuildTarget): string | unde
     }
     return undefined;
   }
-  const entries = target.named && existsSync(distDir) ? readdirSync(distDir).filter((name) => name !== '.git').sort() : [];
+  // What a stopped build left (client/, the packages link, ...) is the build's to replace; anything else is not.
+  const entries = target.named && existsSync(distDir) ? readdirSync(distDir).filter((name) => !isBuildEntry(name)).sort() : [];
   if (entries.length) {
     return `${reason} in ${distDir} (DIST_DIR), which holds other files (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', ...' : ''}) that a build would remove: point DIST_DIR at a build, or at an empty or new folder`;
   }

@@ -20,6 +20,7 @@ import { constants, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { REPLACED_PREFIX } from '../../contract/schemas/build-source.ts';
 
 /** What Astro keeps in the output folder when it empties it. */
 const KEPT = new Set(['.git']);
@@ -40,7 +41,7 @@ export function moveAside(outDir: string, tag = `${process.pid}-${Date.now()}`):
   if (!existsSync(outDir)) return result;
   const entries = readdirSync(outDir).filter((name) => !KEPT.has(name));
   if (!entries.length) return result;
-  const folder = join(outDir, `.replaced-${tag}`);
+  const folder = join(outDir, `${REPLACED_PREFIX}${tag}`);
   let made = false;
   try {
     mkdirSync(folder);

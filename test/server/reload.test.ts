@@ -2,7 +2,7 @@
  * The host takes up a new build on SIGHUP without dropping requests, and `npm start` does not serve a build
  * made for another address than SITE_URL.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -144,6 +144,26 @@ describe('npm start and SITE_URL', () => {
     expect(run.stderr).toContain(`no build output found in ${distDir} (DIST_DIR), which holds other files (notes.txt) that a build would remove`);
     expect(readFileSync(join(distDir, 'notes.txt'), 'utf8')).toBe('mine');
   });
+});
+
+// Astro's server and prerender bundles in the output folder import the project's packages: outside the project the
+// build failed with "Cannot find package '@oslojs/encoding'" (src/integration/packages-link.ts).
+describe('npm start with DIST_DIR outside the project', () => {
+  it('builds there, serves it, and keeps the link to the packages that lets it', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'outside-project-'));
+    cleanup.push(() => rmSync(outside, { recursive: true, force: true }));
+    const distDir = join(outside, 'site');
+    const server = await startServer({ distDir, env: { RATE_LIMIT_MAX: '100000' } });
+    cleanup.push(() => server.stop());
+    expect(server.logs).toContainEqual(expect.objectContaining({ msg: 'no build output found; building first' }));
+    expect(server.logs).toContainEqual(expect.stringContaining(`is outside the project: linked the project's packages into it (node_modules)`));
+    expect(lstatSync(join(distDir, 'node_modules')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(distDir, 'node_modules'))).toBe(join(ROOT, 'node_modules'));
+    expect((await fetch(`${server.url}/episodes/001-sourdough/`)).status).toBe(200);
+    // A path no page has reaches Astro's server entry, imported from that folder: a 404, and no warning.
+    expect((await fetch(`${server.url}/no-such-page`)).status).toBe(404);
+    expect(server.logs.filter((l) => typeof l === 'object' && l.level === 'warn' && String(l.msg).includes('Astro server handler'))).toEqual([]);
+  }, 180_000);
 });
 
 describe('npm run preview:cloudflare, which also builds first', () => {
