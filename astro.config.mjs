@@ -49,8 +49,8 @@ export default defineConfig({
   // prerenders, src/integration/bulk-documents.ts, which precompress brings in); the content check's cache upkeep
   // (after every user of the per-episode cache, the bulk documents' thread included); /_manifest.json: what
   // every host needs per file. The previous build's output is moved aside when the build starts and removed at low
-  // priority while it runs (src/integration/replace-out-dir.ts); its build:done waits for that. An output folder
-  // outside the project gets a link to its packages for the build, made once the folder is emptied (after
-  // replaceOutDir at build:start) and removed at the end (src/integration/packages-link.ts).
+  // priority while it runs (src/integration/replace-out-dir.ts); its build:done, the last with work to do, waits for
+  // that. An output folder outside the project then gets a link to the project's packages, which Astro's bundles in
+  // it import (src/integration/packages-link.ts: after replaceOutDir, which would move it aside).
   integrations: [bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir(), packagesLink()],
 });
