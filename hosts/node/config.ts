@@ -25,6 +25,26 @@ export const ENV_HELP = `Environment:
 ${SERVICE_ENV_HELP}`;
 
 /**
+ * The hosts' command-line arguments: only `--help` (`-h`), since every setting comes from the environment. Anything
+ * else was being ignored without a word (`npm start -- --port 5000` listened on 4321): it throws, naming the
+ * environment variable where an option matches one.
+ */
+export function readArgs(args: readonly string[], command = 'npm start'): { help: boolean } {
+  const unknown = args.find((arg) => arg !== '--help' && arg !== '-h');
+  if (unknown === undefined) return { help: args.length > 0 };
+  const [flag = '', inline] = unknown.split(/=(.*)/s);
+  const name = flag.replace(/^-+/, '').replace(/-/g, '_').toUpperCase();
+  const next = args[args.indexOf(unknown) + 1];
+  const value = inline ?? (next && !next.startsWith('-') ? next : '...');
+  const setting = /^[A-Z][A-Z0-9_]*$/.test(name) && new RegExp(`\\b${name}\\b`).test(ENV_HELP) ? ` (${name}=${value} ${command})` : '';
+  return fail(`${command} takes no argument "${unknown}": its settings come from the environment${setting}; ${command} -- --help lists them`);
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+/**
  * npm start's index budget (SEARCH_CACHE_MB unset): the functions' 32 MB, or this many bytes per transcript
  * passage of the show where that is more (functions/search/engine.ts cacheBudget), so that a server holds as large
  * a share of the index at 2,000 episodes as at 1,000. At N = 1,000 hour-long episodes (bench/, 103,553 passages)

@@ -155,6 +155,21 @@ describe('--help', () => {
   });
 });
 
+describe('an argument npm start does not take', () => {
+  it('stops before listening, saying which environment variable to set instead', () => {
+    const out = spawnSync(process.execPath, [resolve('hosts/node/main.ts'), '--port', '5000'], { encoding: 'utf8', env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('npm start takes no argument "--port": its settings come from the environment (PORT=5000 npm start)');
+    expect(out.stdout).not.toContain('listening');
+  });
+
+  it('the same under npm run preview:bun', () => {
+    const out = spawnSync(resolve('node_modules/.bin/bun'), [resolve('hosts/bun/serve.ts'), '--dist-dir=/srv/podcast'], { encoding: 'utf8', env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('npm run preview:bun takes no argument "--dist-dir=/srv/podcast": its settings come from the environment (DIST_DIR=/srv/podcast npm run preview:bun)');
+  });
+});
+
 describe('graceful shutdown', () => {
   it('on SIGTERM stops accepting (once its backlog is taken), finishes the request in flight, then exits 0', async () => {
     const own = await startServer({ distDir: inject('distDir'), entry: FIXTURE });
