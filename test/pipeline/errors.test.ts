@@ -163,6 +163,12 @@ describe('an argument npm start does not take', () => {
     expect(out.stdout).not.toContain('listening');
   });
 
+  it('the same under npm run preview:cloudflare', () => {
+    const out = spawnSync(process.execPath, [resolve('hosts/cloudflare/preview.ts'), '--port', '5000'], { encoding: 'utf8', env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('npm run preview:cloudflare takes no argument "--port": its settings come from the environment (PORT=5000 npm run preview:cloudflare)');
+  });
+
   it('the same under npm run preview:bun', () => {
     const out = spawnSync(resolve('node_modules/.bin/bun'), [resolve('hosts/bun/serve.ts'), '--dist-dir=/srv/podcast'], { encoding: 'utf8', env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
     expect(out.status).toBe(1);
