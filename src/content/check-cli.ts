@@ -1,8 +1,31 @@
 /** `npm run check`: validates the content without building the site. Exit 1 with every problem listed. */
+import { parseArgs } from 'node:util';
 import { loadContent } from './load.ts';
 import { formatNotes, formatProblems } from './report.ts';
 
-const dir = process.argv[2] ?? 'content';
+const USAGE = `Usage: npm run check [-- DIR]
+
+  DIR   the content folder to check (default: content): podcast.yaml, episodes/, transcripts/, audio/`;
+
+function readArgs() {
+  const { values, positionals } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  if (positionals.length > 1) throw new Error(`give one content folder, not ${positionals.length}`);
+  return { help: values.help ?? false, dir: positionals[0] ?? 'content' };
+}
+
+let args: ReturnType<typeof readArgs>;
+try {
+  args = readArgs();
+} catch (e) {
+  // An option read as a folder ("--help/podcast.yaml: missing") told the editor nothing.
+  console.error(`check: ${(e as Error).message}\n\n${USAGE}`);
+  process.exit(1);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const dir = args.dir;
 const started = performance.now();
 const { content, errors, notes } = loadContent(dir);
 if (!content) {

@@ -138,6 +138,23 @@ describe('content errors', () => {
     expect(run.stderr).toContain('content/episodes/002-b.md: unknown field "srtfile" (did you mean "srtFile"?)');
   });
 
+  it('npm run check takes --help, and refuses an option or a second folder instead of checking a folder named so', () => {
+    const check = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'src/content/check-cli.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+    const help = check('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: npm run check [-- DIR]');
+    for (const [args, said] of [
+      [['--verbose'], "check: Unknown option '--verbose'"],
+      [['content', 'more'], 'check: give one content folder, not 2'],
+    ] as const) {
+      const run = check(...args);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(said);
+      expect(run.stderr).toContain('Usage: npm run check [-- DIR]');
+      expect(run.stderr).not.toContain('podcast.yaml: missing');
+    }
+  });
+
   it('accepts a WebVTT transcript and publishes it under an .srt name', () => {
     const dir = fixture({
       'episodes/001-a.md': valid(1, 'transcriptFile: a.vtt'),
