@@ -3,12 +3,7 @@
  * real server, and measure what a growing show costs, beside bare node:http and MiniSearch baselines measured
  * in the same run. Writes bench/results/n<N>.json and regenerates bench/RESULTS.md.
  *
- *   npm run bench                              quick: N = 100, 5 s per HTTP run (about 5 minutes on 2 cores)
- *   npm run bench -- --episodes 1000           full: N = 1,000, 10 s per HTTP run
- *   options: --episodes 100,1000  --seed 42  --duration <s>  --connections 10  --runs 5
- *            --profile cold,search,build  --build-heap <MB>  --builds 3  --rebuilds 3 (full builds and one-episode
- *            rebuilds; each figure is their median)
- *            --keep (leave the temp folder)  --no-write (print only)
+ * How to run it: USAGE below (`npm run bench -- --help`).
  *
  * Loopback only; every server it starts is stopped when it ends, on failure too (bench/lib/proc.ts).
  */
@@ -33,43 +28,68 @@ const ROOT = resolve(import.meta.dirname, '..');
 const BENCH = resolve(import.meta.dirname);
 const ASTRO = join(ROOT, 'node_modules/astro/bin/astro.mjs');
 
-const { values } = parseArgs({
-  options: {
-    episodes: { type: 'string', default: '100' },
-    seed: { type: 'string', default: '42' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
-    connections: { type: 'string', default: '10' },
-    runs: { type: 'string' },
-    'cold-starts': { type: 'string', default: '3' },
-    /** MB of V8 heap for the build (NODE_OPTIONS=--max-old-space-size), when the default is too small. */
-    'build-heap': { type: 'string' },
-    profile: { type: 'string', default: '' },
-    keep: { type: 'boolean', default: false },
-    /** Skip the Lunr-vs-MiniSearch reference (the single passage-level index in both engines). */
-    'no-engines': { type: 'boolean', default: false },
-    /** Skip the Node-beside-workerd comparison (bench/hosts.ts). */
-    'no-hosts': { type: 'boolean', default: false },
-    /** Skip the one-episode rebuilds. */
-    'no-rebuild': { type: 'boolean', default: false },
-    /**
-     * One-episode rebuilds, each adding one more episode to the show the previous one built (N + 1, N + 2, ...);
-     * the figure is their median, as every other figure of a run is a median.
-     */
-    rebuilds: { type: 'string', default: '3' },
-    /** Full builds, each from scratch (an empty output and cache); the figure is their median. */
-    builds: { type: 'string', default: '3' },
-    'no-write': { type: 'boolean', default: false },
-    /** Skip weighing the documents and pages (minutes at N = 1,000): with --dist, to iterate on the request path. */
-    'no-documents': { type: 'boolean', default: false },
-    /**
-     * Measure an existing build of the same corpus (ASTRO_OUT_DIR of an earlier run's --keep, same --seed and N)
-     * instead of building: for iterating on the request path. The build and rebuilds are then not measured. The
-     * rebuilds, the last step of a run, leave N + --rebuilds episodes in the kept dist (--no-rebuild keeps N).
-     */
-    dist: { type: 'string' },
-  },
-});
+const USAGE = `Usage:
+  npm run bench                              quick: N = 100, 5 s per HTTP run (about 5 minutes on 2 cores)
+  npm run bench -- --episodes 1000           full: N = 1,000, 10 s per HTTP run
+  options: --episodes 100,1000  --seed 42  --duration <s>  --connections 10  --runs 5
+           --profile cold,search,build  --build-heap <MB>  --builds 3  --rebuilds 3 (full builds and one-episode
+           rebuilds; each figure is their median)
+           --no-engines  --no-hosts  --no-rebuild  --no-documents  --dist <an earlier --keep's output>
+           --keep (leave the temp folder)  --no-write (print only)`;
+
+const { values } = (() => {
+  try {
+    return parseOptions();
+  } catch (e) {
+    console.error(`bench: ${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+function parseOptions() {
+  return parseArgs({
+    options: {
+      help: { type: 'boolean', short: 'h', default: false },
+      episodes: { type: 'string', default: '100' },
+      seed: { type: 'string', default: '42' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string', default: '10' },
+      runs: { type: 'string' },
+      'cold-starts': { type: 'string', default: '3' },
+      /** MB of V8 heap for the build (NODE_OPTIONS=--max-old-space-size), when the default is too small. */
+      'build-heap': { type: 'string' },
+      profile: { type: 'string', default: '' },
+      keep: { type: 'boolean', default: false },
+      /** Skip the Lunr-vs-MiniSearch reference (the single passage-level index in both engines). */
+      'no-engines': { type: 'boolean', default: false },
+      /** Skip the Node-beside-workerd comparison (bench/hosts.ts). */
+      'no-hosts': { type: 'boolean', default: false },
+      /** Skip the one-episode rebuilds. */
+      'no-rebuild': { type: 'boolean', default: false },
+      /**
+       * One-episode rebuilds, each adding one more episode to the show the previous one built (N + 1, N + 2, ...);
+       * the figure is their median, as every other figure of a run is a median.
+       */
+      rebuilds: { type: 'string', default: '3' },
+      /** Full builds, each from scratch (an empty output and cache); the figure is their median. */
+      builds: { type: 'string', default: '3' },
+      'no-write': { type: 'boolean', default: false },
+      /** Skip weighing the documents and pages (minutes at N = 1,000): with --dist, to iterate on the request path. */
+      'no-documents': { type: 'boolean', default: false },
+      /**
+       * Measure an existing build of the same corpus (ASTRO_OUT_DIR of an earlier run's --keep, same --seed and N)
+       * instead of building: for iterating on the request path. The build and rebuilds are then not measured. The
+       * rebuilds, the last step of a run, leave N + --rebuilds episodes in the kept dist (--no-rebuild keeps N).
+       */
+      dist: { type: 'string' },
+    },
+  });
+}
 
 const sizes = values.episodes!.split(',').map((s) => Number(s.trim()));
 if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
