@@ -14,21 +14,25 @@ import { createServer } from 'node:http';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withUsage } from './lib/args.ts';
 import { buildSite } from '../test/helpers/build.ts';
 import { startHost, type HostName } from '../test/helpers/hosts.ts';
 import { load, type LoadResult, type Target } from './lib/http.ts';
 import { median } from './lib/stats.ts';
 
-const { values } = parseArgs({
-  options: {
-    dist: { type: 'string' },
-    connections: { type: 'string', default: '10' },
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '1' },
-    rounds: { type: 'string', default: '2' },
-    hosts: { type: 'string', default: 'node,cloudflare,bun' },
-  },
-});
+const USAGE = 'Usage: npm run bench:hosts -- [--dist <ASTRO_OUT_DIR>] [--connections 10] [--duration 5] [--warmup 1] [--rounds 2] [--hosts node,cloudflare,bun]';
+const { values } = withUsage(USAGE, () =>
+  parseArgs({
+    options: {
+      dist: { type: 'string' },
+      connections: { type: 'string', default: '10' },
+      duration: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '1' },
+      rounds: { type: 'string', default: '2' },
+      hosts: { type: 'string', default: 'node,cloudflare,bun' },
+    },
+  }),
+);
 
 const QUERIES = ['honeybee', 'sourdough starter', 'volcano tremor', 'bridge resonance', 'tide tables', 'jazz modes'];
 const targets: Target[] = [

@@ -28,6 +28,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withUsage } from './lib/args.ts';
 import { writeCloudflareConfig } from '../hosts/cloudflare/build.ts';
 import { startHost } from '../test/helpers/hosts.ts';
 import type { RunningServer } from '../test/helpers/server.ts';
@@ -41,21 +42,24 @@ const ROOT = resolve(import.meta.dirname, '..');
 const WORKER_NAME = 'podcast-listener-service';
 const MB = 1024 * 1024;
 
-const { values } = parseArgs({
-  options: {
-    dist: { type: 'string' },
-    queries: { type: 'string' },
-    concurrency: { type: 'string', default: '2' },
-    'limit-mb': { type: 'string', default: '128' },
-    'sample-ms': { type: 'string', default: '250' },
-    /** SEARCH_CACHE_MB for the Worker; absent: a function's default. */
-    'search-cache-mb': { type: 'string' },
-    work: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-  },
-});
+const USAGE = 'Usage: npm run bench:isolate -- --dist <ASTRO_OUT_DIR> --queries <queries.json> [--concurrency 2] [--limit-mb 128] [--sample-ms 250]\n                                 [--search-cache-mb <MB>] [--work <dir>] [--keep]';
+const { values } = withUsage(USAGE, () =>
+  parseArgs({
+    options: {
+      dist: { type: 'string' },
+      queries: { type: 'string' },
+      concurrency: { type: 'string', default: '2' },
+      'limit-mb': { type: 'string', default: '128' },
+      'sample-ms': { type: 'string', default: '250' },
+      /** SEARCH_CACHE_MB for the Worker; absent: a function's default. */
+      'search-cache-mb': { type: 'string' },
+      work: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+    },
+  }),
+);
 if (!values.dist || !values.queries) {
-  console.error('usage: node bench/isolate.ts --dist <ASTRO_OUT_DIR> --queries <queries.json> [--concurrency 2] [--limit-mb 128]');
+  console.error(`--dist and --queries are needed\n\n${USAGE}`);
   process.exit(2);
 }
 const distDir = resolve(values.dist);

@@ -8,17 +8,21 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withUsage } from './lib/args.ts';
 import { startServer } from './lib/proc.ts';
 import { auditPage, withChrome } from './lib/lighthouse.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({
-  options: {
-    dist: { type: 'string', default: join(ROOT, 'dist') },
-    paths: { type: 'string' },
-    attempts: { type: 'string', default: '3' },
-  },
-});
+const USAGE = 'Usage: npm run bench:lighthouse [-- --dist <dir> --paths /,/episodes/,/search/ --attempts <n>]';
+const { values } = withUsage(USAGE, () =>
+  parseArgs({
+    options: {
+      dist: { type: 'string', default: join(ROOT, 'dist') },
+      paths: { type: 'string' },
+      attempts: { type: 'string', default: '3' },
+    },
+  }),
+);
 
 const server = await startServer([join(ROOT, 'hosts/node/main.ts')], {
   env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DIST_DIR: resolve(values.dist!), RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'warn' },

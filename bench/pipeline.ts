@@ -22,23 +22,27 @@ import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { withUsage } from './lib/args.ts';
 import autocannon from 'autocannon';
 import { contentTypeFor } from '../contract/http-policy.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-const { values } = parseArgs({
-  options: {
-    serve: { type: 'string' },
-    file: { type: 'string' },
-    dist: { type: 'string' },
-    path: { type: 'string', default: '/episodes.json' },
-    connections: { type: 'string', default: '20' },
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '3' },
-  },
-});
+const USAGE = 'Usage: npm run bench:pipeline -- [--dist <ASTRO_OUT_DIR>] [--path /episodes.json] [--connections 20] [--duration 5] [--warmup 2] [--rounds 3]';
+const { values } = withUsage(USAGE, () =>
+  parseArgs({
+    options: {
+      serve: { type: 'string' },
+      file: { type: 'string' },
+      dist: { type: 'string' },
+      path: { type: 'string', default: '/episodes.json' },
+      connections: { type: 'string', default: '20' },
+      duration: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: '3' },
+    },
+  }),
+);
 
 /** Set once the bench stops the servers itself, so only an unexpected exit is reported. */
 let stopping = false;

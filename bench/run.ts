@@ -11,6 +11,7 @@ import { cpSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, stat
 import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withUsage } from './lib/args.ts';
 import { gzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { episodeSlug, generateCorpus } from './corpus.ts';
@@ -37,23 +38,11 @@ const USAGE = `Usage:
            --no-engines  --no-hosts  --no-rebuild  --no-documents  --dist <an earlier --keep's output>
            --keep (leave the temp folder)  --no-write (print only)`;
 
-const { values } = (() => {
-  try {
-    return parseOptions();
-  } catch (e) {
-    console.error(`bench: ${(e as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-})();
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values } = withUsage(USAGE, parseOptions);
 
 function parseOptions() {
   return parseArgs({
     options: {
-      help: { type: 'boolean', short: 'h', default: false },
       episodes: { type: 'string', default: '100' },
       seed: { type: 'string', default: '42' },
       duration: { type: 'string' },

@@ -8,12 +8,16 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withUsage } from './lib/args.ts';
 import { generateCorpus } from './corpus.ts';
 import { run } from './lib/proc.ts';
 import { sitePages } from './lib/site-pages.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { episodes: { type: 'string', default: '1000' }, seed: { type: 'string', default: '42' }, keep: { type: 'boolean', default: false } } });
+const USAGE = 'Usage: npm run bench:site-size -- --episodes 1000 [--seed 42] [--keep]';
+const { values } = withUsage(USAGE, () =>
+  parseArgs({ options: { episodes: { type: 'string', default: '1000' }, seed: { type: 'string', default: '42' }, keep: { type: 'boolean', default: false } } }),
+);
 const n = Number(values.episodes);
 const work = mkdtempSync(join(tmpdir(), `podcast-site-size-${n}-`));
 symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));

@@ -150,7 +150,20 @@ if (!content) {
   console.error(errors.join('\n'));
   process.exit(1);
 }
+const USAGE = `Usage: npm run sample:audio [-- SLUG ...]
+
+  SLUG   an episode's slug (its file name without .md, e.g. 001-sourdough); default: every episode`;
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const wanted = process.argv.slice(2);
+// A mistyped slug (or an option) made nothing and said nothing.
+const unknown = wanted.filter((slug) => !content.episodes.some((e) => e.slug === slug));
+if (unknown.length) {
+  console.error(`sample:audio: no episode ${unknown.map((s) => `"${s}"`).join(', ')}; the slugs are ${content.episodes.map((e) => e.slug).join(', ')}\n\n${USAGE}`);
+  process.exit(1);
+}
 const host = content.show.owner.name.split(/\s+/)[0]!;
 for (const episode of content.episodes) {
   if (wanted.length && !wanted.includes(episode.slug)) continue;
