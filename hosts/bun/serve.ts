@@ -12,7 +12,7 @@ import { createStaticResponder } from '../../functions/static.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { DRAIN_CHECK_MS, idleGrace } from '../node/connections.ts';
 import { createLogger } from '../node/log.ts';
-import { ENV_HELP, readArgs, readConfig } from '../node/config.ts';
+import { ENV_HELP, exitOnArgs, readConfig } from '../node/config.ts';
 import { loadStaticStore } from '../node/static-store.ts';
 import { dataStoreOver, sharedStores } from '../node/stores.ts';
 
@@ -24,15 +24,7 @@ declare const Bun: {
   }): { url: URL; pendingRequests: number; stop(closeActive?: boolean): Promise<void> };
 };
 
-try {
-  if (readArgs(process.argv.slice(2), 'npm run preview:bun').help) {
-    console.log(`Usage: npm run preview:bun [-- --help]\n\nServes the built podcast site and its API on Bun.\n\n${ENV_HELP}`);
-    process.exit(0);
-  }
-} catch (err) {
-  console.error((err as Error).message);
-  process.exit(1);
-}
+exitOnArgs('npm run preview:bun', `Usage: npm run preview:bun [-- --help]\n\nServes the built podcast site and its API on Bun.\n\n${ENV_HELP}`);
 const env = readConfig(process.env);
 const log = createLogger(env.logLevel);
 const store = loadStaticStore(resolve(env.distDir, 'client'), { maxBytes: env.staticCacheMb * 2 ** 20 });

@@ -12,21 +12,14 @@ import { buildRefusal } from '../node/build-guard.ts';
 import { uploadPlan, writeCloudflareConfig } from './build.ts';
 import { assetLimitProblems } from './asset-plan.ts';
 import { SERVICE_ENV_HELP, SERVICE_ENV_NAMES } from '../../functions/env.ts';
-import { readArgs } from '../node/config.ts';
+import { exitOnArgs } from '../node/config.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-try {
-  if (readArgs(process.argv.slice(2), 'npm run preview:cloudflare').help) {
-    console.log(
-      `Usage: npm run preview:cloudflare [-- --help]\n\nServes the Cloudflare build locally in workerd (builds first when there is none for SITE_URL).\n\n` +
-        `Environment:\n  HOST, PORT     where to listen (default: localhost:4321)\n  DIST_DIR       the build (default: dist)\n${SERVICE_ENV_HELP}`,
-    );
-    process.exit(0);
-  }
-} catch (err) {
-  console.error((err as Error).message);
-  process.exit(1);
-}
+exitOnArgs(
+  'npm run preview:cloudflare',
+  `Usage: npm run preview:cloudflare [-- --help]\n\nServes the Cloudflare build locally in workerd (builds first when there is none for SITE_URL).\n\n` +
+    `Environment:\n  HOST, PORT     where to listen (default: localhost:4321)\n  DIST_DIR       the build (default: dist)\n${SERVICE_ENV_HELP}`,
+);
 const env = process.env;
 const distDir = resolve(env.DIST_DIR || 'dist');
 const host = env.HOST || 'localhost';

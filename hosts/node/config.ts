@@ -37,11 +37,22 @@ export function readArgs(args: readonly string[], command = 'npm start'): { help
   const next = args[args.indexOf(unknown) + 1];
   const value = inline ?? (next && !next.startsWith('-') ? next : '...');
   const setting = /^[A-Z][A-Z0-9_]*$/.test(name) && new RegExp(`\\b${name}\\b`).test(ENV_HELP) ? ` (${name}=${value} ${command})` : '';
-  return fail(`${command} takes no argument "${unknown}": its settings come from the environment${setting}; ${command} -- --help lists them`);
+  throw new Error(`${command} takes no argument "${unknown}": its settings come from the environment${setting}; ${command} -- --help lists them`);
 }
 
-function fail(message: string): never {
-  throw new Error(message);
+/** readArgs at a host's start: prints `help` and exits 0 when asked for it, or the problem and exits 1. */
+export function exitOnArgs(command: string, help: string, args: readonly string[] = process.argv.slice(2)): void {
+  let asked: boolean;
+  try {
+    asked = readArgs(args, command).help;
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  if (asked) {
+    console.log(help);
+    process.exit(0);
+  }
 }
 
 /**

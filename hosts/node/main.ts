@@ -21,7 +21,7 @@ import { createApp } from '../../functions/app.ts';
 import { errorResponse } from '../../functions/errors.ts';
 import { createStaticResponder } from '../../functions/static.ts';
 import type { Route } from '../../functions/types.ts';
-import { ENV_HELP, readArgs, readConfig, type ServerConfig } from './config.ts';
+import { ENV_HELP, exitOnArgs, readConfig, type ServerConfig } from './config.ts';
 import { createLogger, type ServerLogger } from './log.ts';
 import { loadStaticStore, manifestVersion } from './static-store.ts';
 import { MANIFEST_VERSION } from '../../contract/schemas/asset-manifest.ts';
@@ -321,17 +321,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
 
 /** Runs the service until SIGTERM or SIGINT; a second signal exits at once. */
 export async function main(options: ServiceOptions = {}): Promise<void> {
-  let help: boolean;
-  try {
-    ({ help } = readArgs(process.argv.slice(2)));
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exit(1);
-  }
-  if (help) {
-    console.log(`Usage: npm start [-- --help]\n\nServes the built podcast site and its API on one port.\n\n${ENV_HELP}`);
-    return;
-  }
+  exitOnArgs('npm start', `Usage: npm start [-- --help]\n\nServes the built podcast site and its API on one port.\n\n${ENV_HELP}`);
   let service: Service;
   try {
     service = await startService(options);
