@@ -398,6 +398,9 @@ export function encodePassages(episode: number, passages: Passage[], perChunk = 
 /** 4: shards without field vectors (3 had an empty one per episode in each shard; 2 one passages file per episode). */
 export const SEARCH_LAYOUT_VERSION = 4;
 
+/** The top of the index, at this path of the site; the paths in its layout (shards, passages, records) are the site's too. */
+export const TOP_INDEX_PATH = '/search/lunr-index.json';
+
 export const SearchLayoutSchema = z.object({
   version: z.literal(SEARCH_LAYOUT_VERSION),
   /** The lunr-languages pack the index was built with ("en" = Lunr's English pipeline). */

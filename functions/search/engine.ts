@@ -22,7 +22,7 @@ import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import {
-  isPassageChunk, PassageTermsReader, SEARCH_LAYOUT_VERSION, SearchLayoutSchema, type PassageChunk, type SearchLayout,
+  isPassageChunk, PassageTermsReader, SEARCH_LAYOUT_VERSION, SearchLayoutSchema, TOP_INDEX_PATH, type PassageChunk, type SearchLayout,
 } from '../../contract/schemas/search-passages.ts';
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
@@ -1122,7 +1122,7 @@ export function getEngine(data: DataStore): Promise<SearchEngine> {
 }
 
 async function createEngine(data: DataStore): Promise<SearchEngine> {
-  const [top, service] = await Promise.all([data.load('/search/lunr-index.json', (res) => res.text()), data.service()]);
+  const [top, service] = await Promise.all([data.load(TOP_INDEX_PATH, (res) => res.text()), data.service()]);
   return engineFrom(top, service, (path, transform) => data.read(path, transform));
 }
 

@@ -109,7 +109,8 @@ POST /ask with \`Accept: text/event-stream\` (or \`Prefer: streaming=true\`) ans
 ## Offline search with Lunr
 
 Apps can search without the API, loading only what a query needs (as the service itself does). The index is cut
-up so that a show of thousands of hours stays cheap to search on a phone:
+up so that a show of thousands of hours stays cheap to search on a phone. Its paths, below and in \`layout\`, are
+the site's: fetch them under ${u.base} (a site served under a path keeps them under that path):
 
 - [/search/lunr-index.json](${u.lunrIndex}): a Lunr 2 index of the episodes' metadata (refs are episode ids;
   fields title, description, guests, topics, chapters), and in \`layout\` where the rest is;

@@ -10,9 +10,10 @@
 import { engineFrom, type SearchEngine } from '../../functions/search/engine.ts';
 import type { ServiceData } from '../../contract/schemas/service-data.ts';
 import type { SearchResult } from '../../contract/schemas/search.ts';
+import { TOP_INDEX_PATH } from '../../contract/schemas/search-passages.ts';
 
 export interface OfflineSources {
-  /** /search/lunr-index.json; the shard and passage paths in its layout are resolved against it. */
+  /** /search/lunr-index.json (under the site's path, if it has one); the paths in its layout are resolved under the same path. */
   index: string;
   /** /search/passages.json (not needed since layout version 2: the index's layout says where passages are). */
   passages?: string;
@@ -37,8 +38,11 @@ async function fetchJson(url: string): Promise<Response> {
 export async function offlineEngine(sources: OfflineSources, get: (url: string) => Promise<Response>): Promise<SearchEngine> {
   const top = await get(sources.index).then((res) => res.text());
   const service = () => get(sources.service).then((res) => res.json() as Promise<ServiceData>);
-  const base = new URL(sources.index, globalThis.location?.href);
-  return engineFrom(top, service, async (path, transform) => transform(await get(new URL(path, base).toString())));
+  // The layout's paths are the site's ("/search/shards/3.json"). A site served under a path (/podcast) has them
+  // under that path, which the index's own address shows: resolved against the host alone they missed it.
+  const index = new URL(sources.index, globalThis.location?.href);
+  const sitePath = index.pathname.endsWith(TOP_INDEX_PATH) ? index.pathname.slice(0, -TOP_INDEX_PATH.length) : '';
+  return engineFrom(top, service, async (path, transform) => transform(await get(new URL(`${sitePath}${path}`, index).toString())));
 }
 
 /** A page of results, as /api/search gives it. */

@@ -6,6 +6,7 @@
  * SITE_URL in astro.config.mjs.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offlineEngine, offlinePage } from '../../src/scripts/offline-search.ts';
 import { buildSite, removeBuild } from '../helpers/build.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
@@ -49,4 +50,26 @@ describe('a site served under a path (SITE_URL with /podcast)', () => {
       expect([path, res.status]).toEqual([path, 200]);
     }
   }, 60_000);
+
+  // The website's offline search (and an app doing as docs.md says) reads the index's layout, whose paths are the
+  // site's: under /podcast they must be fetched under /podcast too (they were resolved against the host alone).
+  it('the offline search fetches every part of the index under /podcast', async () => {
+    const asked: string[] = [];
+    const viaProxy = async (url: string) => {
+      asked.push(url);
+      if (!url.startsWith(`${SITE}/`)) throw new Error(`asked outside the site's path: ${url}`);
+      const res = await fetch(`${server.url}${url.slice(SITE.length)}`);
+      if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+      return res;
+    };
+    const engine = await offlineEngine({ index: `${SITE}/search/lunr-index.json`, service: `${SITE}/service.json` }, viaProxy);
+    const { total, results } = await offlinePage(engine, 'varroa', { limit: 10, offset: 0 });
+    expect(total).toBeGreaterThan(0);
+    expect(results[0]!.id).toBe(3);
+    expect(results[0]!.url).toMatch(new RegExp(`^${SITE}/episodes/003-beekeeping/\\?t=\\d+$`));
+    // The transcript shards and the records were read, all under the path.
+    expect(asked.some((url) => url.includes('/search/shards/'))).toBe(true);
+    expect(asked.some((url) => url.includes('/search/records/'))).toBe(true);
+    expect(asked.filter((url) => !url.startsWith(`${SITE}/`))).toEqual([]);
+  });
 });
