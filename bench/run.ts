@@ -7,7 +7,7 @@
  *
  * Loopback only; every server it starts is stopped when it ends, on failure too (bench/lib/proc.ts).
  */
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -487,8 +487,6 @@ async function benchOne(n: number): Promise<BenchResult> {
   };
   const started = performance.now();
   const work = mkdtempSync(join(tmpdir(), `podcast-bench-${n}-`));
-  // The build output imports packages at prerender time; a node_modules link lets it resolve them from /tmp.
-  symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
   const corpusDir = join(work, 'corpus');
   const distDir = values.dist ? resolve(values.dist) : join(work, 'dist');
   const clientDir = join(distDir, 'client');

@@ -4,7 +4,7 @@
  *
  *   npm run bench:site-size -- --episodes 1000 [--seed 42] [--keep]
  */
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,7 +20,6 @@ const { values } = withUsage(USAGE, () =>
 );
 const n = Number(values.episodes);
 const work = mkdtempSync(join(tmpdir(), `podcast-site-size-${n}-`));
-symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
 try {
   generateCorpus({ episodes: n, out: join(work, 'corpus'), seed: Number(values.seed) });
   const t = performance.now();

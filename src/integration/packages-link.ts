@@ -19,7 +19,7 @@ import type { AstroIntegration } from 'astro';
 import { PACKAGES_LINK } from '../../contract/schemas/build-source.ts';
 
 /** Whether code in `dir` resolves the package `name` (Node walks up the node_modules folders from there). */
-export function resolvesFrom(dir: string, name: string): boolean {
+function resolvesFrom(dir: string, name: string): boolean {
   try {
     createRequire(join(dir, 'noop.js')).resolve(`${name}/package.json`);
     return true;
