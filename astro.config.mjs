@@ -41,6 +41,9 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   server: { host: process.env.HOST || 'localhost', port: Number(process.env.PORT) || 4321 },
   devToolbar: { enabled: false },
+  // The licences of the packages the browser scripts bundle (lunr, lunr-languages, Astro's client router ...), which
+  // their minified code no longer carries: MIT and MPL ask for their notices to travel with the code.
+  vite: { build: { license: { fileName: 'licenses.md' } } },
   // The client router (<ClientRouter /> in src/layouts/Base.astro) would otherwise prefetch every link on hover:
   // requests a listener never asked for, counted against the contract's 60-a-minute rate limit.
   prefetch: false,

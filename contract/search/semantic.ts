@@ -15,6 +15,11 @@ export interface SemanticData {
    * "people") say less about where the answer is than its rare ones ("loaf", "haze").
    */
   generic?: Record<string, number>;
+  /**
+   * The licence of the data this file is derived from, where that licence asks to travel with every copy: WordNet's
+   * copyright notice and disclaimer for English shows (the related terms and `generic` come from WordNet 3.1).
+   */
+  notice?: string;
 }
 
 /** The least SemCor count that /search/semantic.json's `generic` lists. */

