@@ -15,6 +15,7 @@ import { contentCheck } from './src/integration/content-check.ts';
 import { bulkDocumentsIntegration } from './src/integration/bulk-documents.ts';
 import { replaceOutDir } from './src/integration/replace-out-dir.ts';
 import { packagesLink } from './src/integration/packages-link.ts';
+import { LICENSES_PATH } from './src/build/urls.ts';
 
 // A podcast.yaml that does not parse is reported by the content check (src/integration/content-check.ts).
 const show = (() => {
@@ -43,7 +44,7 @@ export default defineConfig({
   devToolbar: { enabled: false },
   // The licences of the packages the browser scripts bundle (lunr, lunr-languages, Astro's client router ...), which
   // their minified code no longer carries: MIT and MPL ask for their notices to travel with the code.
-  vite: { build: { license: { fileName: 'licenses.md' } } },
+  vite: { build: { license: { fileName: LICENSES_PATH.slice(1) } } },
   // The client router (<ClientRouter /> in src/layouts/Base.astro) would otherwise prefetch every link on hover:
   // requests a listener never asked for, counted against the contract's 60-a-minute rate limit.
   prefetch: false,

@@ -1,5 +1,8 @@
 import type { LoadedEpisode, Show } from '../content/load.ts';
 
+/** Where Vite writes the licences of the packages the browser scripts bundle (astro.config.mjs, build.license). */
+export const LICENSES_PATH = '/licenses.md';
+
 /** Every public address the build writes, in one place, so documents, pages and handlers agree. */
 export function siteUrls(show: Show) {
   const base = show.siteUrl;
@@ -19,6 +22,7 @@ export function siteUrls(show: Show) {
     agentsMd: abs('/AGENTS.md'),
     docsMd: abs('/docs.md'),
     authMd: abs('/auth.md'),
+    licenses: abs(LICENSES_PATH),
     openapi: abs('/openapi.json'),
     apiCatalog: abs('/.well-known/api-catalog'),
     mcp: abs('/mcp'),

@@ -149,6 +149,10 @@ describe('home page', () => {
       expect(titles.map((t) => t.trim())).toEqual(newest.slice(0, 6).map((e) => e.title));
       // The latest episode has a play button for the site's player.
       expect(await page.locator('section.latest [data-play-episode]').isVisible()).toBe(true);
+      // The footer leads to the licences of the code the page runs (Vite's /licenses.md).
+      const licenses = page.getByRole('navigation', { name: 'Feeds and developer resources' }).getByRole('link', { name: 'Licenses' });
+      expect(await licenses.getAttribute('href')).toBe('/licenses.md');
+      expect((await fetch(`${server.url}/licenses.md`)).status).toBe(200);
 
       const second = newest[1] ?? newest[0]!;
       await page.locator('[data-episode-list]').getByRole('link', { name: second.title, exact: true }).click();
