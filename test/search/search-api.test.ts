@@ -2,6 +2,8 @@
  * /api/search and /ask over real HTTP against the built sample podcast: every bound and error envelope, hostile
  * queries, paging invariants, the event stream parsed with eventsource-parser, and a client leaving mid-stream.
  */
+import { request } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { startServer, type RunningServer } from '../helpers/server.ts';
@@ -327,18 +329,20 @@ describe('/ask event stream', () => {
   });
 
   it('survives a client that disconnects mid-stream', async () => {
-    const controller = new AbortController();
-    const res = await get('/ask', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'the water and the time', limit: 50 }),
-      signal: controller.signal,
+    // node:http, whose socket this test closes itself: how fetch settles a read pending at an abort differs between
+    // Node releases (22's never settles), and the server's side is what is tested here.
+    const body = JSON.stringify({ query: 'the water and the time', limit: 50 });
+    const { socket, first } = await new Promise<{ socket: Socket; first: string }>((resolve, reject) => {
+      const req = request(`${server.url}/ask`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'Content-Length': Buffer.byteLength(body) },
+      });
+      req.on('error', reject);
+      req.on('response', (res) => res.once('data', (chunk: Buffer) => resolve({ socket: req.socket!, first: chunk.toString() })));
+      req.end(body);
     });
-    const reader = res.body!.getReader();
-    const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toMatch(/^event: start\n/);
-    controller.abort();
-    await expect(reader.read()).rejects.toThrow();
+    await new Promise((closed) => socket.once('close', closed).destroy());
     // The server goes on serving, and logged no error for the stream the client dropped.
     const after = await postAsk({ query: question, limit: 2 }, { Accept: 'text/event-stream' });
     expect((await readStream(after)).at(-1)!.event).toBe('complete');
