@@ -14,6 +14,7 @@ import { assetManifest } from './src/integration/asset-manifest.ts';
 import { contentCheck } from './src/integration/content-check.ts';
 import { bulkDocumentsIntegration } from './src/integration/bulk-documents.ts';
 import { replaceOutDir } from './src/integration/replace-out-dir.ts';
+import { keptPages } from './src/integration/kept-pages.ts';
 import { packagesLink } from './src/integration/packages-link.ts';
 import { LICENSES_PATH } from './src/build/urls.ts';
 
@@ -26,6 +27,10 @@ const show = (() => {
     return {};
   }
 })();
+// The previous build's unchanged pages are linked back into the output as it is replaced, where Astro's incremental
+// build finds them, instead of copied from its cache (src/integration/kept-pages.ts; first: its astro:build:done
+// removes what it kept and Astro did not make again, before any later step walks the output).
+const kept = keptPages();
 const site = (process.env.SITE_URL || show.siteUrl || 'http://localhost:4321').replace(/\/+$/, '');
 
 export default defineConfig({
@@ -60,5 +65,5 @@ export default defineConfig({
   // priority while it runs (src/integration/replace-out-dir.ts); its build:done, the last with work to do, waits for
   // that. An output folder outside the project then gets a link to the project's packages, which Astro's bundles in
   // it import (src/integration/packages-link.ts: after replaceOutDir, which would move it aside).
-  integrations: [bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir(), packagesLink()],
+  integrations: [kept.integration, bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir(kept), packagesLink()],
 });

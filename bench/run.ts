@@ -422,7 +422,9 @@ async function astroBuild(env: NodeJS.ProcessEnv, timeoutMs: number, nodeArgs: s
     .map((l) => l.line.replace(/^\S+ /, '').trim())
     .filter((l) => /precompress|Completed in|Server built in/i.test(l));
   const restored = lines.filter((l) => /\(restored\)/.test(l.line)).length;
-  return { ms: r.ms, cpuMs, phases, notes, routes: parseBuildLog(r.stdout + r.stderr), restored };
+  // "(cached)": found in place, kept from the previous output (src/integration/kept-pages.ts).
+  const kept = lines.filter((l) => /\(cached\)/.test(l.line)).length;
+  return { ms: r.ms, cpuMs, phases, notes, routes: parseBuildLog(r.stdout + r.stderr), restored, kept };
 }
 
 /** The run whose wall time is the median (stats.ts's: the lower middle one of an even number). */
@@ -645,11 +647,11 @@ async function benchOne(n: number): Promise<BenchResult> {
         });
         if (!rebuilt) break;
         runs.push(rebuilt);
-        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.restored} pages copied from the cache)`);
+        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache)`);
       }
       if (runs.length) {
         const mid = medianRun(runs);
-        result.rebuild = { ms: mid.ms, cpuMs: mid.cpuMs, phases: mid.phases, restored: mid.restored, runs: runs.map((r) => ({ ms: r.ms, cpuMs: r.cpuMs })) };
+        result.rebuild = { ms: mid.ms, cpuMs: mid.cpuMs, phases: mid.phases, restored: mid.restored, kept: mid.kept, runs: runs.map((r) => ({ ms: r.ms, cpuMs: r.cpuMs })) };
       }
     }
   } finally {

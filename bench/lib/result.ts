@@ -91,6 +91,8 @@ export interface BenchResult {
     routes: Array<{ path: string; count: number; ms: number }>;
     /** Pages copied from an earlier build's cache (Astro's incremental build) instead of rendered. */
     restored?: number;
+    /** Pages kept in place from the previous output instead of rendered (src/integration/kept-pages.ts). */
+    kept?: number;
     /** Every full build of the run (the figure above is the median one's; results before the twenty-sixth session hold one, no `runs`). */
     runs?: Array<{ ms: number; cpuMs?: number }>;
   };
@@ -116,9 +118,10 @@ export interface BenchResult {
   /**
    * The build again with one more episode (same Astro cache and output), the median of `runs` such rebuilds, each
    * adding one episode to the previous one's show (results before the twenty-sixth session hold one, no `runs`).
-   * `restored`: pages Astro copied from the previous build's cache (incremental build) instead of rendering them.
+   * `restored`: pages Astro copied from the previous build's cache (incremental build) instead of rendering them;
+   * `kept`: those it found in place instead, kept from the previous output (src/integration/kept-pages.ts).
    */
-  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }>; restored?: number; runs?: Array<{ ms: number; cpuMs?: number }> };
+  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }>; restored?: number; kept?: number; runs?: Array<{ ms: number; cpuMs?: number }> };
   engines?: {
     build?: { documents?: number; passages?: number; minisearch?: EngineBuild; lunr?: EngineBuild };
     lunr?: EngineQuery;

@@ -10,6 +10,12 @@ export const BUILD_SOURCE_FILE = 'build-source.json';
 export const BuildSourceSchema = z.object({ contentDir: z.string().min(1) });
 export type BuildSource = z.infer<typeof BuildSourceSchema>;
 
+/**
+ * `<outDir>/prerendered.json`: the files of client/ Astro made in that build, which the next build may link back in
+ * place instead of copying them from Astro's cache (src/integration/kept-pages.ts). Beside client/, never published.
+ */
+export const PRERENDERED_FILE = 'prerendered.json';
+
 /** The link a build makes in an output folder outside the project, to the project's packages (src/integration/packages-link.ts). */
 export const PACKAGES_LINK = 'node_modules';
 
@@ -18,9 +24,9 @@ export const REPLACED_PREFIX = '.replaced-';
 
 /**
  * What a build, or one that was stopped, leaves in its output folder: Astro's client/ and server/, build-source.json,
- * the packages link, the Cloudflare and Netlify build steps' folders, an earlier output being removed, and the .git
+ * prerendered.json, the packages link, the Cloudflare and Netlify build steps' folders, an earlier output being removed, and the .git
  * Astro keeps. Anything else there is not the build's, and `npm start` does not build over it (hosts/node/build-guard.ts).
  */
 export function isBuildEntry(name: string): boolean {
-  return ['client', 'server', BUILD_SOURCE_FILE, PACKAGES_LINK, 'cloudflare', 'netlify', '.git'].includes(name) || name.startsWith(REPLACED_PREFIX);
+  return ['client', 'server', BUILD_SOURCE_FILE, PRERENDERED_FILE, PACKAGES_LINK, 'cloudflare', 'netlify', '.git'].includes(name) || name.startsWith(REPLACED_PREFIX);
 }

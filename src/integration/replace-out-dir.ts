@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { REPLACED_PREFIX } from '../../contract/schemas/build-source.ts';
+import type { KeptPages } from './kept-pages.ts';
 
 /** What Astro keeps in the output folder when it empties it. */
 const KEPT = new Set(['.git']);
@@ -90,7 +91,8 @@ export function removeInBackground(folder: string): { child: ChildProcess; done:
   return { child, done };
 }
 
-export function replaceOutDir(): AstroIntegration {
+/** `kept`: given the folder the previous output was moved into, before its removal starts (src/integration/kept-pages.ts). */
+export function replaceOutDir(kept?: Pick<KeptPages, 'keepFrom'>): AstroIntegration {
   let building = false;
   let outDir: string | undefined;
   let removal: Promise<void> | undefined;
@@ -111,7 +113,9 @@ export function replaceOutDir(): AstroIntegration {
         if (removedInPlace.length) logger.info(`removed in place (could not be moved aside): ${removedInPlace.join(', ')}`);
         if (folder) {
           logger.info(`moved the previous output aside (${readdirSync(folder).sort().join(', ')}); removing it at low priority while the build runs`);
-          removal = removeInBackground(folder).done;
+          // Files are linked back out of the old output first; removing it meanwhile would take them away.
+          const moved = folder;
+          removal = (kept?.keepFrom(moved) ?? Promise.resolve()).then(() => removeInBackground(moved).done);
           // Awaited at build:done; a build that fails before then reports its own error, not this one.
           removal.catch(() => {});
         }

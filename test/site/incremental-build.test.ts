@@ -1,7 +1,7 @@
 /**
  * Adding an episode and rebuilding (astro.config.mjs's experimental.incrementalBuild, keys in
- * src/build/page-key.ts): the pages the new episode does not touch are copied from the previous build's cache
- * instead of rendered again, those it does touch are rendered, the other episodes' transcripts and passage files
+ * src/build/page-key.ts): the pages the new episode does not touch are kept in place, linked from the previous
+ * output (src/integration/kept-pages.ts), instead of rendered again, those it does touch are rendered, the other episodes' transcripts and passage files
  * are linked from the previous build's (src/integration/linked-files.ts), and every file is the same, byte for
  * byte, as in a build of the same content from scratch. The rebuild goes into the previous build's output folder,
  * as an editor's does: the old output is moved aside and removed (src/integration/replace-out-dir.ts), keeping
@@ -45,12 +45,16 @@ function inodes(dir: string): Set<number> {
   return out;
 }
 
-/** The pages Astro copied from its cache ("(restored)") and those it rendered ("(+12ms)"), from its log. */
-function prerendered(log: string): { restored: string[]; rendered: string[] } {
+/**
+ * The pages Astro found in place ("(cached)": kept from the previous output), those it copied from its cache
+ * ("(restored)") and those it rendered ("(+12ms)"), from its log.
+ */
+function prerendered(log: string): { kept: string[]; restored: string[]; rendered: string[] } {
   // eslint-disable-next-line no-control-regex
   const lines = log.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
   const page = (line: string) => /[├└]─ (\S+\.html)/.exec(line)?.[1];
   return {
+    kept: lines.filter((l) => l.includes('(cached)')).map(page).filter((p) => p !== undefined),
     restored: lines.filter((l) => l.includes('(restored)')).map(page).filter((p) => p !== undefined),
     rendered: lines.filter((l) => /\(\+[\d.]+m?s\)/.test(l)).map(page).filter((p) => p !== undefined),
   };
@@ -67,6 +71,8 @@ describe('a rebuild after adding an episode', () => {
   let before: string[] = [];
   /** The files the previous build left in the cache to link (copied with the cache: inodes of their own). */
   let kept = new Set<number>();
+  /** The inode of each page of the previous output, by path (the output is a copy: inodes of its own). */
+  let previousPages = new Map<string, number>();
 
   beforeAll(async () => {
     // The sample with a 14th episode: the 13th's page as a template (it has no transcript), the 12th's transcript.
@@ -95,6 +101,13 @@ describe('a rebuild after adding an episode', () => {
     // page no build makes any more, a git work tree, and the folder a killed build left while removing its output.
     const previous = copyOfBuild(inject('distDir'), 'incremental');
     writeFileSync(join(previous, 'client/episodes/stale.html'), '<p>an episode since removed</p>');
+    // A page the previous build made and this one does not (an episode since removed): kept with the others, then
+    // removed again, with its folder.
+    mkdirSync(join(previous, 'client/episodes/000-removed'));
+    writeFileSync(join(previous, 'client/episodes/000-removed/index.html'), '<p>an episode since removed</p>');
+    const record = JSON.parse(readFileSync(join(previous, 'prerendered.json'), 'utf8')) as { token: string; files: string[] };
+    writeFileSync(join(previous, 'prerendered.json'), JSON.stringify({ ...record, files: [...record.files, 'episodes/000-removed/index.html'] }));
+    previousPages.set('/episodes/001-sourdough/index.html', statSync(join(previous, 'client/episodes/001-sourdough/index.html')).ino);
     mkdirSync(join(previous, '.git'));
     writeFileSync(join(previous, '.git/HEAD'), 'ref: refs/heads/gh-pages\n');
     mkdirSync(join(previous, '.replaced-1-2/client'), { recursive: true });
@@ -113,12 +126,17 @@ describe('a rebuild after adding an episode', () => {
     scratch = pages(scratchFiles);
   }, 300_000);
 
-  it('copies the pages the new episode leaves alone and renders the ones it changes', () => {
-    const { restored, rendered } = prerendered(log);
-    // The other episodes' pages, and the lists of the guests and topics the new episode does not share.
-    for (const slug of ['001-sourdough', '006-jazz', '012-typography']) expect(restored).toContain(`/episodes/${slug}/index.html`);
-    expect(restored).toContain('/episodes/topic/beekeeping/index.html');
-    expect(restored).toContain('/episodes/season/1/index.html');
+  it('keeps the pages the new episode leaves alone in place and renders the ones it changes', () => {
+    const { kept: inPlace, restored, rendered } = prerendered(log);
+    // The other episodes' pages, and the lists of the guests and topics the new episode does not share: the previous
+    // output's own files, linked back (its cache and output match, so none needs copying from the cache).
+    for (const slug of ['001-sourdough', '006-jazz', '012-typography']) expect(inPlace).toContain(`/episodes/${slug}/index.html`);
+    expect(inPlace).toContain('/episodes/topic/beekeeping/index.html');
+    expect(inPlace).toContain('/episodes/season/1/index.html');
+    expect(restored).toEqual([]);
+    expect(statSync(join(again, 'client/episodes/001-sourdough/index.html')).ino).toBe(previousPages.get('/episodes/001-sourdough/index.html'));
+    // A page rendered anew over its kept link holds the new page.
+    expect(readFileSync(join(again, 'client/episodes/013-chess/index.html'), 'utf8')).toContain('Chess openings, once more');
     // The new page, its neighbour (whose "next" link now leads to it), and the lists it joins.
     for (const page of [
       '/episodes/014-chess-again/index.html',
@@ -130,7 +148,15 @@ describe('a rebuild after adding an episode', () => {
     ]) {
       expect(rendered).toContain(page);
     }
-    expect(restored.filter((p) => rendered.includes(p))).toEqual([]);
+    expect(inPlace.filter((p) => rendered.includes(p))).toEqual([]);
+  });
+
+  it('removes a kept page the build no longer makes, with its folder, before any later step sees it', () => {
+    expect(existsSync(join(again, 'client/episodes/000-removed'))).toBe(false);
+    expect(log).toMatch(/kept \d+ prerendered files of the previous build in place, removed 1 no longer made/);
+    expect(rebuiltFiles.has('/episodes/000-removed/index.html.gz')).toBe(false);
+    const manifest = JSON.parse(readFileSync(join(again, 'client/_manifest.json'), 'utf8')) as unknown;
+    expect(JSON.stringify(manifest)).not.toContain('000-removed');
   });
 
   it('publishes the same pages as a build from scratch', () => {
@@ -141,7 +167,7 @@ describe('a rebuild after adding an episode', () => {
   });
 
   it('replaces the previous output in its folder, leaving only its .git', () => {
-    expect(readdirSync(again).sort()).toEqual(['.git', 'build-source.json', 'client', 'server']);
+    expect(readdirSync(again).sort()).toEqual(['.git', 'build-source.json', 'client', 'prerendered.json', 'server']);
     expect(readFileSync(join(again, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/gh-pages\n');
     expect(existsSync(join(again, 'client/episodes/stale.html'))).toBe(false);
     // Every entry was moved aside (none removed in place), and the build ended once they were gone.

@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cacheToken, forgetToken, keepableFiles, linkInBackground, recordPrerendered, removeUnmade } from './kept-pages.ts';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kept-pages-'));
+  made.push(dir);
+  return dir;
+}
+
+function write(path: string, body: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, body);
+}
+
+/** An output folder and Astro's cache folder after a build that recorded `files`. */
+function builtOutput(files: string[]): { out: string; cache: string } {
+  const out = scratch();
+  const cache = scratch();
+  for (const file of files) write(join(out, 'client', file), `<p>${file}</p>`);
+  recordPrerendered(out, cache, files);
+  return { out, cache };
+}
+
+describe('which files a build may keep', () => {
+  it('keeps the recorded files while the cache holds the same token', () => {
+    const { out, cache } = builtOutput(['index.html', 'episodes/one/index.html', 'rss.xml']);
+    expect(keepableFiles(out, cacheToken(cache))).toEqual(['episodes/one/index.html', 'index.html', 'rss.xml']);
+  });
+
+  it('keeps nothing once the cache has moved on: forgotten at the start of a build, or recorded by another output', () => {
+    const { out, cache } = builtOutput(['index.html']);
+    const token = cacheToken(cache);
+    forgetToken(cache);
+    expect(cacheToken(cache)).toBeUndefined();
+    expect(keepableFiles(out, cacheToken(cache))).toEqual([]);
+    // Another output built with the same cache since: the cache's token is that output's.
+    const other = scratch();
+    recordPrerendered(other, cache, ['index.html']);
+    expect(keepableFiles(out, cacheToken(cache))).toEqual([]);
+    expect(keepableFiles(out, token)).toEqual(['index.html']);
+  });
+
+  it('keeps nothing without a record, with one that does not parse, or without a token', () => {
+    const { out, cache } = builtOutput(['index.html']);
+    expect(keepableFiles(scratch(), cacheToken(cache))).toEqual([]);
+    expect(keepableFiles(out, undefined)).toEqual([]);
+    writeFileSync(join(out, 'prerendered.json'), '{"token": 7}');
+    expect(keepableFiles(out, cacheToken(cache))).toEqual([]);
+    writeFileSync(join(out, 'prerendered.json'), 'not json');
+    expect(keepableFiles(out, cacheToken(cache))).toEqual([]);
+  });
+
+  it('never names a file outside client/, whatever the record says', () => {
+    const { out, cache } = builtOutput(['index.html']);
+    const token = cacheToken(cache);
+    writeFileSync(join(out, 'prerendered.json'), JSON.stringify({ token, files: ['index.html', '../server/entry.mjs', '/etc/passwd', 'a/../../b'] }));
+    expect(keepableFiles(out, token)).toEqual(['index.html']);
+  });
+});
+
+describe('linkInBackground', () => {
+  it('links each file into the new folder (the same inode), making its folders, and says which it linked', async () => {
+    const from = scratch();
+    const to = scratch();
+    write(join(from, 'episodes/one/index.html'), 'one');
+    write(join(from, 'index.html'), 'home');
+    // Astro wrote this one before the worker came to it: it stays Astro's; a file gone from the old output is skipped.
+    write(join(to, 'index.html'), 'rendered anew');
+    const linked = await linkInBackground(from, to, ['episodes/one/index.html', 'index.html', 'gone.html']);
+    expect(linked).toEqual(['episodes/one/index.html']);
+    expect(statSync(join(to, 'episodes/one/index.html')).ino).toBe(statSync(join(from, 'episodes/one/index.html')).ino);
+    expect(readFileSync(join(to, 'index.html'), 'utf8')).toBe('rendered anew');
+    expect(existsSync(join(to, 'gone.html'))).toBe(false);
+  });
+});
+
+describe('removeUnmade', () => {
+  it('removes the kept files the build did not make, and the folders that leaves empty', () => {
+    const client = scratch();
+    for (const file of ['index.html', 'episodes/gone/index.html', 'episodes/kept/index.html', 'topic/a/b/index.html']) write(join(client, file), 'x');
+    // As Astro gives it: with a trailing slash.
+    const removed = removeUnmade(`${client}/`, ['index.html', 'episodes/gone/index.html', 'episodes/kept/index.html', 'topic/a/b/index.html'], new Set(['index.html', 'episodes/kept/index.html']));
+    expect(removed).toEqual(['episodes/gone/index.html', 'topic/a/b/index.html']);
+    expect(existsSync(join(client, 'episodes/gone'))).toBe(false);
+    expect(existsSync(join(client, 'topic'))).toBe(false);
+    expect(existsSync(join(client, 'episodes/kept/index.html'))).toBe(true);
+    expect(existsSync(join(client, 'index.html'))).toBe(true);
+  });
+});
