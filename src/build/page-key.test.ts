@@ -5,27 +5,32 @@ const episode = {
   id: 7,
   title: 'Mushrooms',
   file: 'content/episodes/007-mushrooms.md',
-  transcript: { path: 'content/transcripts/007-mushrooms.srt', format: 'srt' },
+  transcript: { path: 'content/transcripts/007-mushrooms.srt', format: 'srt', digest: 'a1' },
   cues: [{ start: 0, end: 2, text: 'Welcome.' }],
 };
 
 describe('page keys', () => {
   it('key the same content alike wherever its folder is', () => {
-    const elsewhere = { ...episode, file: '/tmp/x/episodes/007-mushrooms.md', transcript: { path: '/tmp/x/transcripts/007-mushrooms.srt', format: 'srt' } };
+    const elsewhere = { ...episode, file: '/tmp/x/episodes/007-mushrooms.md', transcript: { path: '/tmp/x/transcripts/007-mushrooms.srt', format: 'srt', digest: 'a1' } };
     expect(pageKey(shown(elsewhere, { cues: true }))).toBe(pageKey(shown(episode, { cues: true })));
   });
 
   it('change with anything a page shows', () => {
     const base = pageKey(shown(episode, { cues: true }), 2026);
     expect(pageKey(shown({ ...episode, title: 'Fungi' }, { cues: true }), 2026)).not.toBe(base);
-    expect(pageKey(shown({ ...episode, cues: [{ start: 0, end: 2, text: 'Hello.' }] }, { cues: true }), 2026)).not.toBe(base);
+    // Another transcript text: another digest (its cues are the digest's: src/content/load.ts).
+    expect(pageKey(shown({ ...episode, transcript: { ...episode.transcript, digest: 'b2' } }, { cues: true }), 2026)).not.toBe(base);
+    // Without a digest, the cues themselves.
+    const undigested = { ...episode, transcript: { path: episode.transcript.path, format: 'srt' } };
+    expect(pageKey(shown({ ...undigested, cues: [{ start: 0, end: 2, text: 'Hello.' }] }, { cues: true }), 2026)).not.toBe(pageKey(shown(undigested, { cues: true }), 2026));
     expect(pageKey(shown({ ...episode, transcript: { ...episode.transcript, format: 'vtt' } }, { cues: true }), 2026)).not.toBe(base);
     expect(pageKey(shown(episode, { cues: true }), 2027)).not.toBe(base);
   });
 
   it('leave the cues out for the pages that do not show them', () => {
     expect(shown(episode, { cues: false })).not.toHaveProperty('cues');
-    expect(shown(episode, { cues: true })).toHaveProperty('cues', episode.cues);
+    expect(shown(episode, { cues: true })).toHaveProperty('cues', 'a1');
+    expect(shown({ ...episode, transcript: null }, { cues: true })).toHaveProperty('cues', episode.cues);
     expect(shown(episode, { cues: true })).not.toHaveProperty('file');
   });
 });

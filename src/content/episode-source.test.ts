@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,5 +72,22 @@ describe("an episode file's frontmatter and notes, kept in the content cache", (
       ['undefined in an array', [1, undefined]], ['a Map', new Map()], ['a null-prototype object', Object.create(null)], ['an own __proto__', JSON.parse('{"__proto__": 1}')], ['a bigint', 1n],
     ];
     for (const [label, value] of not) expect(isJsonData(value), label).toBe(false);
+  });
+});
+
+describe("a transcript's digest", () => {
+  it('names its text: the same from another folder, another once the text changes', () => {
+    const digests = (dir: string) => new Map(loadContent(dir).content!.episodes.map((e) => [e.id, e.transcript?.digest]));
+    const sample = digests(SAMPLE);
+    expect([...sample.values()].filter(Boolean).length).toBeGreaterThan(1);
+    const copy = folder('episode-digest-');
+    cpSync(SAMPLE, copy, { recursive: true, filter: (p) => p !== join(SAMPLE, 'audio') });
+    symlinkSync(join(SAMPLE, 'audio'), join(copy, 'audio'));
+    expect(digests(copy)).toEqual(sample);
+    const transcript = join(copy, 'transcripts', readdirSync(join(copy, 'transcripts')).find((n) => n.startsWith('001-'))!);
+    writeFileSync(transcript, readFileSync(transcript, 'utf8').replace('starter', 'levain'));
+    const edited = digests(copy);
+    expect(edited.get(1)).not.toBe(sample.get(1));
+    expect(new Map([...edited].filter(([id]) => id !== 1))).toEqual(new Map([...sample].filter(([id]) => id !== 1)));
   });
 });
