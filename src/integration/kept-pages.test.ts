@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheToken, forgetToken, keepableFiles, linkInBackground, recordPrerendered, removeUnmade } from './kept-pages.ts';
+import { cacheToken, forgetToken, keepableFiles, linkInBackground, recordPrerendered, removeUnmade, type KeptFile } from './kept-pages.ts';
 
 const made: string[] = [];
 afterEach(() => {
@@ -75,23 +75,49 @@ describe('linkInBackground', () => {
     // Astro wrote this one before the worker came to it: it stays Astro's; a file gone from the old output is skipped.
     write(join(to, 'index.html'), 'rendered anew');
     const linked = await linkInBackground(from, to, ['episodes/one/index.html', 'index.html', 'gone.html']);
-    expect(linked).toEqual(['episodes/one/index.html']);
-    expect(statSync(join(to, 'episodes/one/index.html')).ino).toBe(statSync(join(from, 'episodes/one/index.html')).ino);
+    const source = statSync(join(from, 'episodes/one/index.html'));
+    expect(linked).toEqual([{ file: 'episodes/one/index.html', ino: source.ino, mtimeMs: source.mtimeMs }]);
+    expect(statSync(join(to, 'episodes/one/index.html')).ino).toBe(source.ino);
     expect(readFileSync(join(to, 'index.html'), 'utf8')).toBe('rendered anew');
     expect(existsSync(join(to, 'gone.html'))).toBe(false);
   });
 });
 
+/** Files written into `client`, as the worker reports the links it made. */
+function keptIn(client: string, files: string[]): KeptFile[] {
+  return files.map((file) => {
+    write(join(client, file), 'x');
+    const { ino, mtimeMs } = statSync(join(client, file));
+    return { file, ino, mtimeMs };
+  });
+}
+
 describe('removeUnmade', () => {
   it('removes the kept files the build did not make, and the folders that leaves empty', () => {
     const client = scratch();
-    for (const file of ['index.html', 'episodes/gone/index.html', 'episodes/kept/index.html', 'topic/a/b/index.html']) write(join(client, file), 'x');
+    const kept = keptIn(client, ['index.html', 'episodes/gone/index.html', 'episodes/kept/index.html', 'topic/a/b/index.html']);
     // As Astro gives it: with a trailing slash.
-    const removed = removeUnmade(`${client}/`, ['index.html', 'episodes/gone/index.html', 'episodes/kept/index.html', 'topic/a/b/index.html'], new Set(['index.html', 'episodes/kept/index.html']));
+    const removed = removeUnmade(`${client}/`, kept, new Set(['index.html', 'episodes/kept/index.html']));
     expect(removed).toEqual(['episodes/gone/index.html', 'topic/a/b/index.html']);
     expect(existsSync(join(client, 'episodes/gone'))).toBe(false);
     expect(existsSync(join(client, 'topic'))).toBe(false);
     expect(existsSync(join(client, 'episodes/kept/index.html'))).toBe(true);
     expect(existsSync(join(client, 'index.html'))).toBe(true);
+  });
+
+  it('leaves a kept file another step of the build wrote or replaced since it was linked', () => {
+    const client = scratch();
+    const kept = keptIn(client, ['written.json', 'replaced.json', 'stale.json']);
+    // Written through the link (the same inode, a later modification time), and replaced by a new file.
+    const written = join(client, 'written.json');
+    const later = new Date(Date.now() + 5_000);
+    writeFileSync(written, 'another step');
+    utimesSync(written, later, later);
+    // (The old file is kept under another name, so that the new one cannot be given its inode.)
+    renameSync(join(client, 'replaced.json'), join(client, 'replaced.old'));
+    write(join(client, 'replaced.json'), 'another step');
+    expect(removeUnmade(client, kept, new Set())).toEqual(['stale.json']);
+    expect(readFileSync(written, 'utf8')).toBe('another step');
+    expect(readFileSync(join(client, 'replaced.json'), 'utf8')).toBe('another step');
   });
 });

@@ -16,7 +16,7 @@
  * The links are made on a worker thread while Vite bundles: Astro writes what it has not found yet itself, and a link
  * to a path that exists by then is skipped, so neither order is wrong, only slower.
  */
-import { existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,8 +64,15 @@ export function recordPrerendered(outDir: string, cacheDir: string, files: strin
   writeFileSync(join(cacheDir, TOKEN_FILE), token);
 }
 
+/** A file linked back, and what identifies the link: another step's write or rename changes one of them. */
+export interface KeptFile {
+  file: string;
+  ino: number;
+  mtimeMs: number;
+}
+
 /** Hard-links each of `files` from `fromClient` to `toClient` on a worker thread; resolves with the files linked. */
-export function linkInBackground(fromClient: string, toClient: string, files: string[]): Promise<string[]> {
+export function linkInBackground(fromClient: string, toClient: string, files: string[]): Promise<KeptFile[]> {
   const worker = new Worker(new URL('./kept-pages-worker.ts', import.meta.url), { workerData: { fromClient, toClient, files } });
   return new Promise((resolve, reject) => {
     worker.once('message', resolve);
@@ -74,13 +81,18 @@ export function linkInBackground(fromClient: string, toClient: string, files: st
   });
 }
 
-/** Removes each of `kept` that is not among `made`, and the folders that leaves empty (up to `client`). */
-export function removeUnmade(client: string, kept: readonly string[], made: ReadonlySet<string>): string[] {
+/**
+ * Removes each of `kept` that is not among `made` and is still the link made (no other step of the build wrote or
+ * replaced it), and the folders that leaves empty (up to `client`).
+ */
+export function removeUnmade(client: string, kept: readonly KeptFile[], made: ReadonlySet<string>): string[] {
   // Astro gives the folder as a URL, with a trailing slash.
   const root = resolve(client);
   const removed: string[] = [];
-  for (const file of kept) {
+  for (const { file, ino, mtimeMs } of kept) {
     if (made.has(file)) continue;
+    const now = statSync(join(root, file), { throwIfNoEntry: false });
+    if (!now || now.ino !== ino || now.mtimeMs !== mtimeMs) continue;
     rmSync(join(root, file), { force: true });
     removed.push(file);
     for (let dir = dirname(join(root, file)); dir.startsWith(root + sep); dir = dirname(dir)) {
@@ -106,7 +118,7 @@ export function keptPages(): KeptPages {
   let outDir = '';
   let cacheDir = '';
   let token: string | undefined;
-  let linking: Promise<string[]> = Promise.resolve([]);
+  let linking: Promise<KeptFile[]> = Promise.resolve([]);
   return {
     integration: {
       name: 'kept-pages',
