@@ -28,7 +28,7 @@ import { PRERENDERED_FILE } from '../../contract/schemas/build-source.ts';
 /** In Astro's cache folder: the token of the output whose prerendered files match the cache's keys. */
 const TOKEN_FILE = 'prerendered-token';
 
-const Record = z.object({ token: z.string().min(1), files: z.array(z.string()) });
+const PrerenderedRecord = z.object({ token: z.string().min(1), files: z.array(z.string()) });
 
 /** The token Astro's cache holds (read before the build changes the cache), or undefined. */
 export function cacheToken(cacheDir: string): string | undefined {
@@ -43,7 +43,7 @@ export function cacheToken(cacheDir: string): string | undefined {
 export function keepableFiles(movedAside: string, token: string | undefined): string[] {
   if (!token) return [];
   try {
-    const record = Record.parse(JSON.parse(readFileSync(join(movedAside, PRERENDERED_FILE), 'utf8')));
+    const record = PrerenderedRecord.parse(JSON.parse(readFileSync(join(movedAside, PRERENDERED_FILE), 'utf8')));
     if (record.token !== token) return [];
     // The list is the build's own, but it sits in a folder anyone can edit: nothing outside client/ is linked.
     return record.files.filter((file) => !isAbsolute(file) && !normalize(file).split(sep).includes('..'));
