@@ -24,8 +24,9 @@ export const REPLACED_PREFIX = '.replaced-';
 
 /**
  * What a build, or one that was stopped, leaves in its output folder: Astro's client/ and server/, build-source.json,
- * prerendered.json, the packages link, the Cloudflare and Netlify build steps' folders, an earlier output being removed, and the .git
- * Astro keeps. Anything else there is not the build's, and `npm start` does not build over it (hosts/node/build-guard.ts).
+ * prerendered.json, the packages link, the Cloudflare and Netlify build steps' folders, an earlier output being
+ * removed, and the .git Astro keeps. Anything else there is not the build's, and `npm start` does not build over it
+ * (hosts/node/build-guard.ts).
  */
 export function isBuildEntry(name: string): boolean {
   return ['client', 'server', BUILD_SOURCE_FILE, PRERENDERED_FILE, PACKAGES_LINK, 'cloudflare', 'netlify', '.git'].includes(name) || name.startsWith(REPLACED_PREFIX);
