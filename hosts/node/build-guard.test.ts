@@ -68,6 +68,7 @@ describe('buildRefusal', () => {
     const stopped = join(work, `stopped-${n++}`);
     for (const sub of ['client', 'server', '.replaced-1-2']) mkdirSync(join(stopped, sub), { recursive: true });
     symlinkSync(content, join(stopped, 'node_modules'));
+    writeFileSync(join(stopped, 'prerendered.json'), '{}');
     expect(buildRefusal('no build output found', { distDir: stopped, contentDir: content, named: true })).toBeUndefined();
     writeFileSync(join(stopped, 'notes.txt'), '');
     expect(buildRefusal('no build output found', { distDir: stopped, contentDir: content, named: true })).toContain('which holds other files (notes.txt) that');
