@@ -8,7 +8,6 @@
  * costs a Request, a Response stream, a mkdir and a write per file, ~20 s of a 1,000-episode build for these
  * alone, and the search analysis behind them is ~40% of the build's work. Same bytes, same URLs.
  */
-import { readFileSync } from 'node:fs';
 import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
@@ -83,7 +82,8 @@ export async function* episodeDocuments(
     const e = content.episodes[i]!;
     if (e.transcript) {
       const files = transcriptFiles(e);
-      const key = transcriptsIdentity && contentKey(`${transcriptsIdentity}\0${e.transcript.format}`, readFileSync(e.transcript.path));
+      // The loader's digest names the text: the file is not read and hashed a second time here.
+      const key = transcriptsIdentity && contentKey(`${transcriptsIdentity}\0${e.transcript.format}`, e.transcript.digest);
       if (!place(key, files.map((f) => `/transcripts/${f.file}`))) {
         for (const f of files) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
       }
