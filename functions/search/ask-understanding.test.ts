@@ -3,7 +3,7 @@ import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
 import { ANSWER_KIND } from '../../contract/search/passage-terms.ts';
-import { allCandidates, chapterAnchor, MOMENT, momentScore, pickMoments, rescorePassages, understandQuestion } from './ask-understanding.ts';
+import { allCandidates, chapterAnchor, EXPANSION, MOMENT, momentScore, pickMoments, rescorePassages, understandQuestion } from './ask-understanding.ts';
 
 let analyzer: Analyzer;
 beforeAll(async () => {
@@ -30,6 +30,19 @@ describe('understandQuestion', () => {
     const usedByShow = understandQuestion('bees', analyzer, semantic, known('bee')).terms.find((t) => t.term === 'honeybe')!;
     expect(usedByShow.boost).toBeLessThan(unknown.boost);
     expect(understandQuestion('bees', analyzer, undefined, known()).terms.map((t) => t.term)).toEqual(['bee']);
+  });
+
+  it('reads two adjacent question words as one where the artifact knows them together ("high waters": the tide)', () => {
+    const withPair: SemanticData = { ...semantic, related: { ...semantic.related, 'high water': 'tide 40' } };
+    const u = understandQuestion('why are some high waters bigger than others?', analyzer, withPair, known('high', 'water'));
+    const tide = u.terms.find((t) => t.term === 'tide')!;
+    expect(tide.own).toBe(false);
+    expect(tide.concept).toBe(u.concepts.indexOf('water'));
+    // Above what the show's own words lend and what a single word's relation of that weight gives.
+    expect(tide.boost).toBeCloseTo(0.4 * EXPANSION.collocation);
+    expect(tide.boost).toBeGreaterThan(0.4 * EXPANSION.scale);
+    // Only adjacent words: "water" and "high" apart name nothing together.
+    expect(understandQuestion('is the water high?', analyzer, withPair, known()).terms.map((t) => t.term)).not.toContain('tide');
   });
 
   it('weighs a question word common in everyday English below a rare one', () => {

@@ -92,8 +92,9 @@ without a transcript passage has no \`moments\`.
 
 /ask ranks the question, not its words as typed (/api/search does that): it drops question words and filler, weighs
 a question's common words ("long", "people") below its rare ones, also matches words of the show related to the
-question's (WordNet synonyms, broader and narrower words, and words that keep occurring together in the show's
-transcripts, computed at build time into /search/semantic.json), and prefers passages where the question's words
+question's (WordNet synonyms, broader and narrower words, also of two words that name one thing together, "high
+water" for the tide, and words that keep occurring together in the show's transcripts, computed at build time into
+/search/semantic.json), and prefers passages where the question's words
 occur close together or that the host's own question introduces (for a question in the first person, "can I ...",
 one where the speaker addresses the listener, "you can ..."; for "how long", "how many" or "when", one that says a
 duration, a number or a date). An episode without a transcript is placed at its best-matching chapter.

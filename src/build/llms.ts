@@ -34,7 +34,7 @@ export function buildLlmsTxt(content: LoadedContent): string {
       [
         `- Answer questions about ${show.title} from this service's data, not from memory: search first, then quote the transcript.`,
         `- To find where something is discussed, call the ask endpoint with the listener's question; each result has a snippet, a start time and a URL that opens the episode at that moment, and \`moments\`: up to three such places in the episode, best first, to offer when the first is not the answer.`,
-        `- Prefer the ask endpoint for questions in everyday words: unlike /api/search (the words as typed), it also matches related words the show uses (WordNet synonyms and the show's own co-occurrences, computed at build time), weighs a question's common words below its rare ones, prefers passages where the question's words occur close together, and places episodes without a transcript at their best-matching chapter.`,
+        `- Prefer the ask endpoint for questions in everyday words: unlike /api/search (the words as typed), it also matches related words the show uses (WordNet synonyms, also of two words that name one thing together, and the show's own co-occurrences, computed at build time), weighs a question's common words below its rare ones, prefers passages where the question's words occur close together, and places episodes without a transcript at their best-matching chapter.`,
         '- Link listeners to the episode URL (with its `?t=` timestamp) and to the RSS feed or a platform link to subscribe.',
         '- All reads are public and need no credential; keep to 60 requests per minute per client.',
         link('Agent guide', urls.agentsMd, 'how to integrate: endpoints, MCP tools, examples'),

@@ -231,6 +231,19 @@
  * w 1: 0.680 / 0.536 / 0.591, overall 0.708 (held-out hit@3 at most 0.563). Even the best of these leaves both
  * targets out of reach, and it could not ship: embedding the sample's windows took 72 s of CPU (a 1,000-episode
  * show has ~2 million: hours), and each question 13 ms on the request path, beyond /ask's 10 ms p99 by itself.
+ *
+ * Thirty-fourth session. Kept: two adjacent question words read as one where WordNet names a thing by both
+ * ("high waters": high water, the high tide, a kind of tide; "secret code": a cipher). Every WordNet two-word lemma
+ * was keyed in semantic.json by its two stems with the relations a single word gets, and /ask looks up each pair of
+ * the question's adjacent content words, at EXPANSION.collocation x the relation's weight. All of WordNet's pairs,
+ * phrasal verbs included (17,681 keys on the sample, semantic.json 583 -> 1,117 KB): tune 0.664 at scale 0.3-1.2,
+ * 0.672 at 1.5-2 ("high waters" gained, "what is the wave that runs up a river?" lost to "run up"), 0.664 at 3.
+ * Nouns only: 0.680 at 1.5, 2 and 3 (the one question gained, none lost). Kept so, with each of the pair's words
+ * common in everyday English (SemCor count >= GENERIC_MIN: no names or terms of art, "aaron burr", "abies
+ * bracteata") and without the pair's own words as its related terms: 2,668 keys, semantic.json 660 KB (+13%); scale
+ * 2, the middle of tune's plateau. Moment MRR tune 0.664 -> 0.680 (hit@1 0.656, hit@3 0.703), held out 0.505 and
+ * fresh 0.591 unchanged (hit@3 0.500 and 0.623), speakers' words 1.000; overall 0.691 -> 0.700. The targets (held-out
+ * hit@3 0.6, overall 0.75) stay out of reach.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -55,6 +55,20 @@ describe('buildSemantic (WordNet + co-occurrence, build time)', () => {
     expect(Object.keys(pruned.related).length).toBeLessThan(Object.keys(full.related).length);
   });
 
+  it('keys two everyday words that name one thing (a WordNet noun collocation) by both stems, without its own words', async () => {
+    const withTides = [...passages, passage(1, 240, 'Spring tides and neap tides follow the moon.')];
+    const data = await buildSemantic({ language: 'en', passages: withTides, episodeTexts: [] });
+    // "high water" is the high tide, a kind of tide; "water" alone relates to nothing of the sort.
+    expect(relatedTerms(data, 'high water').map((r) => r.term)).toContain('tide');
+    expect(relatedTerms(data, 'water').map((r) => r.term)).not.toContain('tide');
+    expect(relatedTerms(data, 'high water').map((r) => r.term)).not.toContain('water');
+    // Not phrasal verbs ("go out": to leave), nor names of rare words ("abies bracteata", a fir).
+    const firs = await buildSemantic({ language: 'en', passages: [...withTides, passage(1, 270, 'A fir stands by the exit where we leave.')], episodeTexts: [] });
+    expect(relatedTerms(firs, 'go out')).toEqual([]);
+    expect(relatedTerms(firs, 'abi bracteata')).toEqual([]);
+    expect(relatedTerms(firs, 'high water').map((r) => r.term)).toContain('tide');
+  });
+
   it('keeps no more related terms per word than /ask reads', async () => {
     const data = await buildSemantic({ language: 'en', passages, episodeTexts: [] });
     for (const line of Object.values(data.related)) expect(line.split(' ').length / 2).toBeLessThanOrEqual(EXPANSION.perWord);

@@ -306,11 +306,22 @@ function computeEnglishRelations(analyzer: Analyzer, o: typeof DEFAULTS, w: type
     return terms;
   };
   const related: Relations = new Map();
-  const add = (key: string, term: string, weight: number) => keepBest(related, key, term, weight);
-  for (const [lemma, offsets] of wordnet.index) {
-    const rare = (wordnet.tagged.get(lemma) ?? 0) < o.minTagged;
-    const key = stemOf(lemma);
+  const addTerm = (key: string, term: string, weight: number) => keepBest(related, key, term, weight);
+  for (let [lemma, offsets] of wordnet.index) {
+    const pair = lemma.includes('_') ? lemma.split('_').map(stemOf) : undefined;
+    // A collocation is specific by itself (SemCor tagged few of them): it keeps its broader and narrower words.
+    const rare = !pair && (wordnet.tagged.get(lemma) ?? 0) < o.minTagged;
+    const key = pair ? (pair.every(Boolean) ? pair.join(' ') : '') : stemOf(lemma);
     if (!key) continue;
+    if (pair) {
+      // Names of things made of two everyday words (each common in SemCor, as a listener's words are): not phrasal
+      // verbs ("go out", "make up"), whose senses drifted onto the wrong passages in the tuning half, nor the
+      // thousands of names and terms of art ("aaron burr", "abelian group") no listener's question pairs.
+      if (lemma.split('_').some((part) => (wordnet.frequency.get(part) ?? 0) < GENERIC_MIN)) continue;
+      offsets = offsets.filter((offset) => offset.startsWith('n:'));
+    }
+    // A collocation's own words are the question's already.
+    const add = pair ? (k: string, term: string, weight: number) => void (pair.includes(term) || addTerm(k, term, weight)) : addTerm;
     offsets.slice(0, o.maxSenses).forEach((offset, sense) => {
       const senseWeight = 1 / (1 + 0.25 * sense);
       const synset = wordnet.synset(offset);
@@ -380,7 +391,9 @@ function loadWordNet(): WordNet {
       if (!line || line.startsWith(' ')) continue;
       const f = line.trimEnd().split(' ');
       const lemma = f[0]!;
-      if (!/^[a-z]+$/.test(lemma)) continue;
+      // Single words, and two-word collocations ("high_water", "secret_code"): a pair of a listener's words can name
+      // what neither word does alone (ask-understanding.ts looks up each pair of a question's adjacent words).
+      if (!/^[a-z]+(_[a-z]+)?$/.test(lemma)) continue;
       const pCnt = Number(f[3]);
       const offsets = f.slice(4 + pCnt + 2).map((offset) => `${pos}:${offset}`);
       tagged.set(lemma, (tagged.get(lemma) ?? 0) + Number(f[4 + pCnt + 1]));
