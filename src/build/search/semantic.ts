@@ -307,19 +307,17 @@ function computeEnglishRelations(analyzer: Analyzer, o: typeof DEFAULTS, w: type
   };
   const related: Relations = new Map();
   const addTerm = (key: string, term: string, weight: number) => keepBest(related, key, term, weight);
-  for (let [lemma, offsets] of wordnet.index) {
+  for (const [lemma, senses] of wordnet.index) {
     const pair = lemma.includes('_') ? lemma.split('_').map(stemOf) : undefined;
     // A collocation is specific by itself (SemCor tagged few of them): it keeps its broader and narrower words.
     const rare = !pair && (wordnet.tagged.get(lemma) ?? 0) < o.minTagged;
     const key = pair ? (pair.every(Boolean) ? pair.join(' ') : '') : stemOf(lemma);
     if (!key) continue;
-    if (pair) {
-      // Names of things made of two everyday words (each common in SemCor, as a listener's words are): not phrasal
-      // verbs ("go out", "make up"), whose senses drifted onto the wrong passages in the tuning half, nor the
-      // thousands of names and terms of art ("aaron burr", "abelian group") no listener's question pairs.
-      if (lemma.split('_').some((part) => (wordnet.frequency.get(part) ?? 0) < GENERIC_MIN)) continue;
-      offsets = offsets.filter((offset) => offset.startsWith('n:'));
-    }
+    // Of a pair, names of things made of two everyday words (each common in SemCor, as a listener's words are): not
+    // phrasal verbs ("go out", "make up"), whose senses drifted onto the wrong passages in the tuning half, nor the
+    // thousands of names and terms of art ("aaron burr", "abelian group") no listener's question pairs.
+    if (pair && lemma.split('_').some((part) => (wordnet.frequency.get(part) ?? 0) < GENERIC_MIN)) continue;
+    const offsets = pair ? senses.filter((offset) => offset.startsWith('n:')) : senses;
     // A collocation's own words are the question's already.
     const add = pair ? (k: string, term: string, weight: number) => void (pair.includes(term) || addTerm(k, term, weight)) : addTerm;
     offsets.slice(0, o.maxSenses).forEach((offset, sense) => {
@@ -359,7 +357,7 @@ interface Synset {
 }
 
 interface WordNet {
-  /** Single-word lemma → synset keys ("n:offset"), most frequent sense first. */
+  /** Lemma (one word, or two joined by "_") → synset keys ("n:offset"), most frequent sense first. */
   index: Map<string, string[]>;
   /**
    * Lemma → how many of its senses were tagged in SemCor (tagsense_cnt, summed over parts of speech): a count of
