@@ -165,6 +165,7 @@ describe('precompress', () => {
     expect(levelsFor('/_astro/client.js', 200_000)).toEqual({ br: 8, gz: 9 });
     expect(levelsFor('/episodes/topic/chess/index.html', 7_000)).toEqual({ br: 8, gz: 9 });
     expect(levelsFor('/episodes/0001-episode/index.html', 84_000)).toEqual({ br: 5, gz: 4 });
+    expect(levelsFor('/search/records/12.json', 1_400)).toEqual({ br: 8, gz: 9 });
     expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ gz: 5 });
     expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ gz: 5 });
     expect(levelsFor('/search/passage-terms/3/0.json', 9_000)).toEqual({ gz: 5 });
