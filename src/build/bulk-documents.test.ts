@@ -1,10 +1,12 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { configureParseCache, parseCacheStats } from '../content/parse-cache.ts';
 import { loadContentOrThrow } from '../content/load.ts';
-import { bulkDocuments, bulkDocumentsWrittenByIntegration, episodeDocuments, setBulkDocumentsWrittenByIntegration } from './bulk-documents.ts';
+import { bulkDocuments, bulkDocumentsWrittenByIntegration, episodeDocuments, setBulkDocumentsWrittenByIntegration, showDocuments } from './bulk-documents.ts';
+import { buildSearchIndexJson } from './search/search-index-document.ts';
 import { searchArtifacts, searchFiles } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
 import { buildChaptersJson } from './chapters.ts';
@@ -14,7 +16,7 @@ import { renderTranscript, transcriptFiles } from './transcripts.ts';
 const content = loadContentOrThrow(join(import.meta.dirname, '../../content'), {});
 
 describe('bulk documents', () => {
-  it('are the documents of the transcript, chapter, record, search index, shard, passage and semantic routes, byte for byte', async () => {
+  it('are the documents of the transcript, chapter, record, search index, shard, passage, semantic and offline index routes, byte for byte', async () => {
     const docs = new Map<string, string>();
     for await (const [path, body] of bulkDocuments(content)) docs.set(path, body);
 
@@ -26,9 +28,8 @@ describe('bulk documents', () => {
       // An episode's record is its element of /service.json.
       expected.set(`/search/records/${e.id}.json`, JSON.stringify(service.episodes.find((s) => s.id === e.id)));
     }
-    for (const [path, body] of Object.entries(searchFiles(await searchArtifacts(content)))) {
-      if (path !== '/search-index.json') expected.set(path, body);
-    }
+    for (const [path, body] of Object.entries(searchFiles(await searchArtifacts(content)))) expected.set(path, body);
+    expected.set('/search-index.json', JSON.stringify(buildSearchIndexJson(content.episodes)));
     expected.set('/search/semantic.json', JSON.stringify(await semanticArtifact(content)));
     expect([...docs.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [path, body] of expected) expect(docs.get(path), path).toBe(body);
@@ -63,6 +64,28 @@ describe('bulk documents', () => {
         expect([...docs.keys()]).toEqual([...uncached.keys()]);
         for (const [path, body] of uncached) expect(docs.get(path), path).toBe(body);
       }
+    } finally {
+      configureParseCache(undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the offline index made as the integration makes it, with its gzip from pieces the cache keeps, is the route's document", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'show-documents-'));
+    configureParseCache(dir);
+    try {
+      const route = JSON.stringify(buildSearchIndexJson(content.episodes));
+      const pieces = () => readdirSync(dir).filter((name) => name.endsWith('.bin')).length;
+      const made = [...showDocuments(content, { gzipLevel: 5 })];
+      expect(made.map(([path]) => path)).toEqual(['/search-index.json']);
+      const [, text, gz] = made[0]!;
+      expect(text).toBe(route);
+      expect(gunzipSync(gz!).toString()).toBe(route);
+      // A piece an episode, kept, and read back the same by the next build.
+      expect(pieces()).toBe(content.episodes.length);
+      const again = [...showDocuments(content, { gzipLevel: 5 })][0]!;
+      expect(Buffer.from(again[2]!).equals(Buffer.from(gz!))).toBe(true);
+      expect(pieces()).toBe(content.episodes.length);
     } finally {
       configureParseCache(undefined);
       rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 /**
  * The documents that are pure serialization of the build's data and come by the thousand on a large show (at
  * 1,000 episodes: 3,000 transcript files, ~1,650 search shards, ~7,000 passage files, 1,000 chapter files, two
- * thirds of the output's files), and the search documents made from the same analysis (the index's top, where
- * the passages are, the semantic artifact). src/pages defines each (and serves it in `astro dev`); in `astro
+ * thirds of the output's files), the search documents made from the same analysis (the index's top, where
+ * the passages are, the semantic artifact) and the contract's /search-index.json (58 MB at 1,000 episodes). src/pages defines each (and serves it in `astro dev`); in `astro
  * build` the bulk-documents integration (src/integration/bulk-documents.ts) writes them straight from the same
  * data on a worker thread while Astro prerenders the pages, and their routes list no paths: Astro's prerenderer
  * costs a Request, a Response stream, a mkdir and a write per file, ~20 s of a 1,000-episode build for these
@@ -19,7 +19,8 @@ import { PASSAGES_PER_CHUNK } from '../../contract/schemas/search-passages.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
 import { codeIdentity } from './code-identity.ts';
-import { cachedBytesByKey, contentKey, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
+import { BYTES_CODEC, cachedBytesByKey, contentKey, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
+import { buildSearchIndexJson, searchIndexDocument } from './search/search-index-document.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
@@ -50,10 +51,38 @@ export const SEARCH_DOCUMENTS = {
 };
 export type SearchDocument = keyof typeof SEARCH_DOCUMENTS;
 
-/** Every bulk document as [URL path, body], produced one at a time (a transcript's three formats in a row). */
-export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[string, string]> {
+/**
+ * A bulk document: its URL path, its body, and where the producer made it, the body's gzip at the level its family
+ * takes (src/integration/precompress.ts levelsFor), which the integration then writes rather than compressing.
+ */
+export type BulkDocument = [path: string, body: string, gz?: Uint8Array];
+
+/** The contract's offline index, written with the bulk documents (src/pages/[document].json.ts serves it in `astro dev`). */
+export const SEARCH_INDEX_PATH = '/search-index.json';
+
+/** Every bulk document, produced one at a time (a transcript's three formats in a row). */
+export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<BulkDocument> {
+  yield* showDocuments(content);
   yield* episodeDocuments(content);
   yield* searchDocuments(content);
+}
+
+/**
+ * The show-wide documents made from every episode's text: the contract's /search-index.json. With `gzipLevel`, its
+ * gzip too, made from a piece per episode that `keep` keeps from one build to the next (search-index-document.ts):
+ * the content cache's entries when the parse cache is configured.
+ */
+export function* showDocuments(content: LoadedContent, options: { gzipLevel?: number } = {}): Generator<BulkDocument> {
+  const { gzipLevel } = options;
+  if (gzipLevel === undefined) {
+    yield [SEARCH_INDEX_PATH, JSON.stringify(buildSearchIndexJson(content.episodes))];
+    return;
+  }
+  const { text, gz } = searchIndexDocument(content.episodes, gzipLevel, (identity, input, make) =>
+    // Not counted as per-episode work (parseCacheSummary): ~2 ms of gzip an episode.
+    cachedBytesByKey(contentKey(identity, input), make, BYTES_CODEC, { counted: false }),
+  );
+  yield [SEARCH_INDEX_PATH, text, gz];
 }
 
 /**
@@ -68,7 +97,7 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<[st
 export async function* episodeDocuments(
   content: LoadedContent,
   options: { place?: (key: string, paths: readonly string[]) => boolean; claim?: () => number } = {},
-): AsyncGenerator<[string, string]> {
+): AsyncGenerator<BulkDocument> {
   const language = languageKey(content.show.language);
   const analyzer = new Analyzer(await loadLanguage(language), { unboundedCaches: true });
   const analyse = await episodeAnalyser(language);
@@ -169,7 +198,7 @@ const PASSAGE_FILES_CODEC: Codec<PassageFileTexts> = {
  * thread only slowed it; the shards' writing leaves a core partly idle. Alternated rebuilds: 38.9-45.9 s (median
  * 41.5 of 9) against 42.5-50.8 s (median 46.6 of 9) with the thread started first.
  */
-export async function* searchDocuments(content: LoadedContent, options: { semanticThread?: boolean } = {}): AsyncGenerator<[string, string]> {
+export async function* searchDocuments(content: LoadedContent, options: { semanticThread?: boolean } = {}): AsyncGenerator<BulkDocument> {
   const artifacts = await searchArtifacts(content, false);
   const semantic = options.semanticThread ? await semanticOnThread(content) : undefined;
   try {

@@ -161,9 +161,12 @@ export function cachedBytesByContent<T>(identity: string, input: string, compute
 }
 
 /** cachedBytesByContent with the key already made (contentKey): for a caller that also keeps the key. */
-export function cachedBytesByKey<T>(key: string, compute: () => T, codec: Codec<T>): T {
-  return cached(key, compute, BINARY_ENTRY, codec);
+export function cachedBytesByKey<T>(key: string, compute: () => T, codec: Codec<T>, options: CacheOptions = {}): T {
+  return cached(key, compute, BINARY_ENTRY, codec, options);
 }
+
+/** Bytes kept as they are (a value that is already its own binary form). */
+export const BYTES_CODEC: Codec<Uint8Array> = { encode: (bytes) => bytes, decode: (bytes) => bytes };
 
 /**
  * A value kept under a name rather than by content: what one build leaves for the next to start from (the show's

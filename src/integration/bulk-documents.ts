@@ -19,13 +19,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
-import { episodeDocuments, searchDocuments, setBulkDocumentsWrittenByIntegration } from '../build/bulk-documents.ts';
+import { episodeDocuments, SEARCH_INDEX_PATH, searchDocuments, setBulkDocumentsWrittenByIntegration, showDocuments } from '../build/bulk-documents.ts';
 import { contentDir, getContent } from '../content/site.ts';
 import { episodeFiles } from '../content/load.ts';
 import { addParseCacheUsage, configureParseCache, parseCacheDir, parseCacheFolder, type ParseCacheUsage } from '../content/parse-cache.ts';
 import { transcriptClaims, type TranscriptClaims } from '../content/transcript-prewarm.ts';
 import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.ts';
-import { runJob, type Job, type JobResult } from './precompress-job.ts';
+import { placeMadeGzip, runJob, type Job, type JobResult } from './precompress-job.ts';
 import { LinkedFiles } from './linked-files.ts';
 import { moveInto } from './move-into.ts';
 import { releaseAll } from '../content/shared-claims.ts';
@@ -185,7 +185,10 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
   const cache = linkedFiles ? new LinkedFiles(linkedFiles, precompressCache) : undefined;
   const perEpisode = () =>
     episodeDocuments(content, { place: cache && ((key, paths) => cache.place(key, paths, staging, levelsFor, done)), claim: () => Atomics.add(next, 0, 1) });
-  const documents = part === 'episodes' ? perEpisode() : chain(searchDocuments(content, { semanticThread: true }), perEpisode);
+  // The episodes part starts with /search-index.json: it is done long before the search part, the build's last.
+  const gzipLevel = levelsFor(SEARCH_INDEX_PATH, 0).gz;
+  const documents =
+    part === 'episodes' ? chain(showDocuments(content, { gzipLevel }), perEpisode) : chain(searchDocuments(content, { semanticThread: true }), perEpisode);
   // The search part compresses on a thread of its own: its shards come last, when the other threads are done (in a
   // rebuild at 1,000 episodes their ~4 s of gzip were the build's tail, one core idle). The episodes part keeps
   // compressing on its own thread: it is never the last one out.
@@ -194,7 +197,7 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
   let files = 0;
   let bytes = 0;
   try {
-    for await (const [path, text] of documents) {
+    for await (const [path, text, gz] of documents) {
       const file = join(staging, path.slice(1));
       const dir = dirname(file);
       if (!dirs.has(dir)) {
@@ -208,6 +211,11 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
         done.set(path, result);
         cache?.keep(path, levels, result);
       };
+      if (gz) {
+        if (levels.br !== undefined) throw new Error(`${path}: made with a gzip only, but its family takes brotli too`);
+        compressed(placeMadeGzip(file, body, gz));
+        continue;
+      }
       const job: Job = { file, body, levels, cacheDir: precompressCache };
       if (compressor) await compressor.run(job, compressed);
       else compressed(runJob(job));
@@ -223,7 +231,7 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
   return { files, bytes, done, linked: cache?.used() ?? [] };
 }
 
-async function* chain<T>(first: AsyncIterable<T>, then: () => AsyncIterable<T>): AsyncGenerator<T> {
+async function* chain<T>(first: AsyncIterable<T> | Iterable<T>, then: () => AsyncIterable<T>): AsyncGenerator<T> {
   yield* first;
   yield* then();
 }

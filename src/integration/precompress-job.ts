@@ -77,6 +77,19 @@ export function runJob({ file, levels, cacheDir, body = readFileSync(file) }: Jo
   return result;
 }
 
+/**
+ * runJob for a file whose gzip its producer made (at the level levelsFor gives its family, which asks for no .br):
+ * the .gz written beside it on the same terms (not for a small file, not when it would not be smaller); no cache
+ * entry, as the producer keeps its own.
+ */
+export function placeMadeGzip(file: string, body: Buffer, gz: Uint8Array): JobResult {
+  const result: JobResult = { file, size: body.byteLength, sha1: createHash('sha1').update(body).digest('base64url') };
+  if (body.byteLength < MIN_BYTES || gz.byteLength >= body.byteLength) return result;
+  writeFileSync(`${file}.gz`, gz);
+  result.gz = gz.byteLength;
+  return result;
+}
+
 /** Places the cached variants beside the file; false when the cache does not hold every variant asked for. */
 function reuse(cacheDir: string, key: string, file: string, result: JobResult, withBr: boolean): boolean {
   const brPath = join(cacheDir, `${key}.br`);

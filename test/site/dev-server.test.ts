@@ -100,12 +100,13 @@ describe('npm run dev shows each edit to the content at the next request', () =>
     expect((JSON.parse(await text('/episodes.json')) as Array<{ id: number }>).map((e) => e.id)).toContain(14);
   });
 
-  it('an edited transcript: its files and its episode page', async () => {
+  it("an edited transcript: its files, its episode page and the contract's offline index", async () => {
     const reloaded = logged(/content changed: 14 episodes; pages reloaded/);
     edit('transcripts/001-sourdough.srt', 'Maya: Hello and welcome to Deep', 'Maya: Hello, live edit, and welcome to Deep');
     await reloaded;
     expect(await text('/transcripts/001-sourdough.vtt')).toContain('Hello, live edit, and welcome');
     expect(await text('/episodes/001-sourdough/')).toContain('Hello, live edit, and welcome');
+    expect((JSON.parse(await text('/search-index.json')) as Record<string, string>)['1']).toContain('Hello, live edit, and welcome');
   });
 
   it('a mistake: listed with its file, its pages fail, and the server answers again once it is fixed', async () => {

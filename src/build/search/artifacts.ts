@@ -1,11 +1,10 @@
 /**
  * Everything search publishes, made together so that the index's passage numbers and the passage files always
  * agree: /search/lunr-index.json (metadata index + layout), /search/shards/<n>.json (the transcript index, cut by
- * term), /search/passages/<id>/<chunk>.json, /search/passages.json (where the passages are) and the contract's
- * /search-index.json. The layout is described in contract/schemas/search-passages.ts.
+ * term), /search/passages/<id>/<chunk>.json and /search/passages.json (where the passages are; the contract's
+ * /search-index.json is search-index-document.ts's). The layout is described in contract/schemas/search-passages.ts.
  */
-import type { LoadedContent, LoadedEpisode } from '../../content/load.ts';
-import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
+import type { LoadedContent } from '../../content/load.ts';
 import { SearchPassagesSchema, type SearchPassages } from '../../../contract/schemas/search-passages.ts';
 import { languageKey } from '../../../contract/search/language.ts';
 import { PASSAGE_WINDOW, showPassages, type PassageWindow } from './passages.ts';
@@ -72,15 +71,4 @@ export function searchFiles(artifacts: SearchArtifacts): Record<string, string> 
     chunks.forEach((chunk, c) => (files[PASSAGE_TERMS_PATH.replace('{id}', String(id)).replace('{chunk}', String(c))] = JSON.stringify(chunk)));
   }
   return files;
-}
-
-/** The contract's SearchIndex: episode id → title, description and transcript text, one string each. */
-export function buildSearchIndexJson(episodes: LoadedEpisode[]): Record<string, string> {
-  const entries = [...episodes]
-    .sort((a, b) => a.id - b.id)
-    .map((e) => {
-      const transcript = (e.cues ?? []).map((c) => c.text).join(' ');
-      return [String(e.id), [e.title, e.desc ?? '', transcript].filter(Boolean).join('\n\n')] as const;
-    });
-  return SearchIndexSchema.parse(Object.fromEntries(entries));
 }

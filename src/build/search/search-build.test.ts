@@ -2,12 +2,9 @@ import { describe, expect, it } from 'vitest';
 import lunr from 'lunr';
 import { buildPassages, PASSAGE_WINDOW } from './passages.ts';
 import { buildLunrIndex } from './lunr-index.ts';
-import { buildSearchIndexJson } from './artifacts.ts';
 import { buildShardedIndex, numberJson, Shards } from './sharded-index.ts';
 import { decodePassages } from '../../../contract/schemas/search-passages.ts';
-import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { Cue } from '../../content/srt.ts';
-import type { LoadedEpisode } from '../../content/load.ts';
 
 /** Cues of `seconds` each, every `sentenceEvery`-th one ending a sentence. */
 function cues(count: number, seconds: number, sentenceEvery: number): Cue[] {
@@ -91,18 +88,6 @@ describe('buildLunrIndex', () => {
     const textHit = index.query((q) => q.term('sourdough', { fields: ['text'] }))[0]!;
     // A one-word title holding the word is at least as strong as a nine-word passage holding it once.
     expect(titleHit.score).toBeGreaterThanOrEqual(textHit.score);
-  });
-});
-
-describe('buildSearchIndexJson', () => {
-  it('maps every episode id to its title, description and transcript, per the contract', () => {
-    const episodes = [
-      { id: 2, title: 'Two', desc: 'Second.', cues: [{ start: 0, end: 1, text: 'Hello' }, { start: 1, end: 2, text: 'there.' }] },
-      { id: 1, title: 'One', cues: null },
-    ] as unknown as LoadedEpisode[];
-    const json = buildSearchIndexJson(episodes);
-    expect(SearchIndexSchema.parse(json)).toEqual({ '1': 'One', '2': 'Two\n\nSecond.\n\nHello there.' });
-    expect(Object.keys(json)).toEqual(['1', '2']);
   });
 });
 

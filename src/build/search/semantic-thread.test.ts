@@ -10,7 +10,7 @@ import { semanticOnThread } from './semantic-thread.ts';
 
 const content = loadContentOrThrow(join(import.meta.dirname, '../../../content'), {});
 
-const collect = async (documents: AsyncIterable<[string, string]>) => {
+const collect = async (documents: AsyncIterable<readonly [string, string, ...unknown[]]>) => {
   const docs = new Map<string, string>();
   for await (const [path, body] of documents) docs.set(path, body);
   return docs;
