@@ -1,12 +1,13 @@
 /**
- * The documents that are pure serialization of the build's data and come by the thousand on a large show (at
- * 1,000 episodes: 3,000 transcript files, ~1,650 search shards, ~7,000 passage files, 1,000 chapter files, two
- * thirds of the output's files), the search documents made from the same analysis (the index's top, where
- * the passages are, the semantic artifact) and the contract's /search-index.json (58 MB at 1,000 episodes). src/pages defines each (and serves it in `astro dev`); in `astro
- * build` the bulk-documents integration (src/integration/bulk-documents.ts) writes them straight from the same
- * data on a worker thread while Astro prerenders the pages, and their routes list no paths: Astro's prerenderer
- * costs a Request, a Response stream, a mkdir and a write per file, ~20 s of a 1,000-episode build for these
- * alone, and the search analysis behind them is ~40% of the build's work. Same bytes, same URLs.
+ * The documents that are pure serialization of the build's data and come by the thousand on a large show (at 1,000
+ * episodes: 3,000 transcript files, ~1,650 search shards, ~7,000 passage files, 1,000 chapter files, two thirds of
+ * the output's files), the search documents made from the same analysis (the index's top, where the passages are, the
+ * semantic artifact) and the contract's /search-index.json (58 MB at 1,000 episodes). src/pages defines each (and
+ * serves it in `astro dev`); in `astro build` the bulk-documents integration (src/integration/bulk-documents.ts)
+ * writes them straight from the same data on a worker thread while Astro prerenders the pages, and their routes list
+ * no paths: Astro's prerenderer costs a Request, a Response stream, a mkdir and a write per file, ~20 s of a
+ * 1,000-episode build for these alone, and the search analysis behind them is ~40% of the build's work. Same bytes,
+ * same URLs.
  */
 import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
