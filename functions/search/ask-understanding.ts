@@ -91,31 +91,23 @@ export function understandQuestion(
   const words = contentWords(question, analyzer).clauses
     .map((c) => c.term)
     .filter((t) => analyzer.language !== 'en' || !ASK_FILLER_EN.has(t));
+  const stems = words.map((w) => analyzer.stem(w));
   const concepts: string[] = [];
-  for (const w of words) {
-    const stem = analyzer.stem(w);
-    if (stem && !concepts.includes(stem)) concepts.push(stem);
-  }
+  for (const stem of stems) if (stem && !concepts.includes(stem)) concepts.push(stem);
   const byTerm = new Map<string, WeightedTerm>();
   concepts.forEach((stem, concept) => byTerm.set(stem, { term: stem, boost: ownWeight(semantic, stem), concept, own: true }));
-  concepts.forEach((stem, concept) => {
-    const scale = EXPANSION.scale * (vocabulary.has(stem) ? EXPANSION.knownWordScale : 1);
-    for (const r of relatedTerms(semantic, stem).slice(0, EXPANSION.perWord)) {
+  // A related term of `key` for the concept: kept at its strongest, never over the question's own words.
+  const relate = (key: string, scale: number, concept: number) => {
+    for (const r of relatedTerms(semantic, key).slice(0, EXPANSION.perWord)) {
       const boost = r.weight * scale;
       const prev = byTerm.get(r.term);
       if (!prev || (!prev.own && prev.boost < boost)) byTerm.set(r.term, { term: r.term, boost, concept, own: false });
     }
-  });
+  };
+  concepts.forEach((stem, concept) => relate(stem, EXPANSION.scale * (vocabulary.has(stem) ? EXPANSION.knownWordScale : 1), concept));
   // Two adjacent words that name one thing together ("high waters": the tide), as the artifact keys them.
-  const stems = words.map((w) => analyzer.stem(w));
   for (let i = 0; i + 1 < stems.length; i++) {
-    if (!stems[i] || !stems[i + 1]) continue;
-    const concept = concepts.indexOf(stems[i + 1]!);
-    for (const r of relatedTerms(semantic, `${stems[i]} ${stems[i + 1]}`).slice(0, EXPANSION.perWord)) {
-      const boost = r.weight * EXPANSION.collocation;
-      const prev = byTerm.get(r.term);
-      if (!prev || (!prev.own && prev.boost < boost)) byTerm.set(r.term, { term: r.term, boost, concept, own: false });
-    }
+    if (stems[i] && stems[i + 1]) relate(`${stems[i]} ${stems[i + 1]}`, EXPANSION.collocation, concepts.indexOf(stems[i + 1]!));
   }
   const firstPerson = analyzer.language === 'en' && FIRST_PERSON_EN.test(question);
   const expects = analyzer.language === 'en' ? expectedAnswer(question) : 0;
