@@ -25,7 +25,7 @@ import { episodeFiles } from '../content/load.ts';
 import { addParseCacheUsage, configureParseCache, parseCacheDir, parseCacheFolder, type ParseCacheUsage } from '../content/parse-cache.ts';
 import { transcriptClaims, type TranscriptClaims } from '../content/transcript-prewarm.ts';
 import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.ts';
-import { placeMadeGzip, runJob, type Job, type JobResult } from './precompress-job.ts';
+import { runJob, type Job, type JobResult } from './precompress-job.ts';
 import { LinkedFiles } from './linked-files.ts';
 import { moveInto } from './move-into.ts';
 import { releaseAll } from '../content/shared-claims.ts';
@@ -211,12 +211,7 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
         done.set(path, result);
         cache?.keep(path, levels, result);
       };
-      if (gz) {
-        if (levels.br !== undefined) throw new Error(`${path}: made with a gzip only, but its family takes brotli too`);
-        compressed(placeMadeGzip(file, body, gz));
-        continue;
-      }
-      const job: Job = { file, body, levels, cacheDir: precompressCache };
+      const job: Job = { file, body, levels, cacheDir: precompressCache, gz };
       if (compressor) await compressor.run(job, compressed);
       else compressed(runJob(job));
     }

@@ -26,6 +26,11 @@ export interface Job {
   cacheDir?: string;
   /** The file's bytes, when the caller has them (it has just written them): not read back. */
   body?: Buffer;
+  /**
+   * The file's gzip at `levels.gz`, when its producer made it (and keeps it: not stored in the cache); only for a
+   * family that takes no .br. Written beside the file on the same terms as one compressed here.
+   */
+  gz?: Uint8Array;
 }
 
 export interface JobResult {
@@ -41,10 +46,18 @@ export interface JobResult {
   hit?: boolean;
 }
 
-export function runJob({ file, levels, cacheDir, body = readFileSync(file) }: Job): JobResult {
+export function runJob({ file, levels, cacheDir, body = readFileSync(file), gz: made }: Job): JobResult {
+  if (made && levels.br !== undefined) throw new Error(`${file}: made with a gzip only, but its family takes brotli too`);
   const digest = createHash('sha1').update(body).digest();
   const result: JobResult = { file, size: body.byteLength, sha1: digest.toString('base64url') };
   if (body.byteLength < MIN_BYTES) return result;
+  if (made) {
+    if (made.byteLength < body.byteLength) {
+      writeFileSync(`${file}.gz`, made);
+      result.gz = made.byteLength;
+    }
+    return result;
+  }
   // The key names the bytes and the levels: a change of level compresses anew.
   const key = `${digest.toString('hex')}-b${levels.br ?? 'x'}g${levels.gz}`;
   result.key = key;
@@ -74,19 +87,6 @@ export function runJob({ file, levels, cacheDir, body = readFileSync(file) }: Jo
   const gzPath = store(join(cacheDir, `${key}.gz`), keepGz ? gz : Buffer.alloc(0));
   if (keepBr) place(brPath!, `${file}.br`);
   if (keepGz) place(gzPath, `${file}.gz`);
-  return result;
-}
-
-/**
- * runJob for a file whose gzip its producer made (at the level levelsFor gives its family, which asks for no .br):
- * the .gz written beside it on the same terms (not for a small file, not when it would not be smaller); no cache
- * entry, as the producer keeps its own.
- */
-export function placeMadeGzip(file: string, body: Buffer, gz: Uint8Array): JobResult {
-  const result: JobResult = { file, size: body.byteLength, sha1: createHash('sha1').update(body).digest('base64url') };
-  if (body.byteLength < MIN_BYTES || gz.byteLength >= body.byteLength) return result;
-  writeFileSync(`${file}.gz`, gz);
-  result.gz = gz.byteLength;
   return result;
 }
 

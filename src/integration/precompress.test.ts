@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompressPool, CompressQueue, levelsFor, precompressDir, precompressedFacts, registerPrecompressed } from './precompress.ts';
 import { writeAssetManifest } from './asset-manifest.ts';
+import { runJob } from './precompress-job.ts';
 
 const dirs: string[] = [];
 const temp = (name: string) => {
@@ -121,6 +122,26 @@ describe('precompress', () => {
     expect(result.files).toBe(5);
     expect(precompressedFacts(root)?.get('/search/made/0.json')).toMatchObject({ size: ahead.size, sha1: ahead.sha1, gz: ahead.gz });
     expect(existsSync(join(root, 'search', 'made', '0.json.br'))).toBe(false);
+  });
+
+  it("writes a producer's own gzip as it is, not kept in the cache, and not for a family that takes brotli too", () => {
+    const root = temp('made-gzip');
+    const cacheDir = join(root, 'cache');
+    const file = join(root, 'index.json');
+    const body = Buffer.from(JSON.stringify({ t: text(30) }));
+    writeFileSync(file, body);
+    const made = gzipSync(body, { level: 1 });
+    const result = runJob({ file, body, levels: { gz: 5 }, cacheDir, gz: made });
+    expect(result).toMatchObject({ size: body.byteLength, gz: made.byteLength });
+    expect(readFileSync(`${file}.gz`)).toEqual(made);
+    expect(existsSync(cacheDir)).toBe(false);
+    // Not smaller than the file: no .gz, as for a file compressed here.
+    const small = join(root, 'small.json');
+    const incompressible = randomBytes(2048);
+    writeFileSync(small, incompressible);
+    expect(runJob({ file: small, body: incompressible, levels: { gz: 5 }, gz: gzipSync(incompressible) }).gz).toBeUndefined();
+    expect(existsSync(`${small}.gz`)).toBe(false);
+    expect(() => runJob({ file, body, levels: { br: 5, gz: 5 }, gz: made })).toThrow(/brotli/);
   });
 
   it('compresses a producer\'s documents on its thread, each result handed back, the bodies waiting bounded', async () => {

@@ -19,7 +19,7 @@ import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { LoadedEpisode } from '../../content/load.ts';
 
 /** The text of each episode's SearchIndex entry: its title, description and transcript's words. */
-export function searchIndexText(episode: Pick<LoadedEpisode, 'title' | 'desc' | 'cues'>): string {
+function searchIndexText(episode: Pick<LoadedEpisode, 'title' | 'desc' | 'cues'>): string {
   const transcript = (episode.cues ?? []).map((c) => c.text).join(' ');
   return [episode.title, episode.desc ?? '', transcript].filter(Boolean).join('\n\n');
 }
