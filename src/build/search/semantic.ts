@@ -308,15 +308,16 @@ function computeEnglishRelations(analyzer: Analyzer, o: typeof DEFAULTS, w: type
   const related: Relations = new Map();
   const addTerm = (key: string, term: string, weight: number) => keepBest(related, key, term, weight);
   for (const [lemma, senses] of wordnet.index) {
-    const pair = lemma.includes('_') ? lemma.split('_').map(stemOf) : undefined;
+    const words = lemma.includes('_') ? lemma.split('_') : undefined;
+    // Of a pair, names of things made of two everyday words (each common in SemCor, as a listener's words are): not
+    // phrasal verbs ("go out", "make up"), whose senses drifted onto the wrong passages in the tuning half, nor the
+    // thousands of names and terms of art ("aaron burr", "abelian group") no listener's question pairs.
+    if (words?.some((word) => (wordnet.frequency.get(word) ?? 0) < GENERIC_MIN)) continue;
+    const pair = words?.map(stemOf);
     // A collocation is specific by itself (SemCor tagged few of them): it keeps its broader and narrower words.
     const rare = !pair && (wordnet.tagged.get(lemma) ?? 0) < o.minTagged;
     const key = pair ? (pair.every(Boolean) ? pair.join(' ') : '') : stemOf(lemma);
     if (!key) continue;
-    // Of a pair, names of things made of two everyday words (each common in SemCor, as a listener's words are): not
-    // phrasal verbs ("go out", "make up"), whose senses drifted onto the wrong passages in the tuning half, nor the
-    // thousands of names and terms of art ("aaron burr", "abelian group") no listener's question pairs.
-    if (pair && lemma.split('_').some((part) => (wordnet.frequency.get(part) ?? 0) < GENERIC_MIN)) continue;
     const offsets = pair ? senses.filter((offset) => offset.startsWith('n:')) : senses;
     // A collocation's own words are the question's already.
     const add = pair ? (k: string, term: string, weight: number) => void (pair.includes(term) || addTerm(k, term, weight)) : addTerm;
