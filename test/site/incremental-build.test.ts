@@ -1,11 +1,11 @@
 /**
- * Adding an episode and rebuilding (astro.config.mjs's experimental.incrementalBuild, keys in
- * src/build/page-key.ts): the pages the new episode does not touch are kept in place, linked from the previous
- * output (src/integration/kept-pages.ts), instead of rendered again, those it does touch are rendered, the other
- * episodes' transcripts and passage files are linked from the previous build's (src/integration/linked-files.ts),
- * and every file is the same, byte for byte, as in a build of the same content from scratch. The rebuild goes into the previous build's output folder,
- * as an editor's does: the old output is moved aside and removed (src/integration/replace-out-dir.ts), keeping
- * only a .git.
+ * Adding an episode and rebuilding (astro.config.mjs's experimental.incrementalBuild, keys in src/build/page-key.ts):
+ * the pages the new episode does not touch are kept in place, linked from the previous output
+ * (src/integration/kept-pages.ts), instead of rendered again, those it does touch are rendered, the other episodes'
+ * transcripts and passage files are linked from the previous build's (src/integration/linked-files.ts), and every
+ * file is the same, byte for byte, as in a build of the same content from scratch. The rebuild goes into the previous
+ * build's output folder, as an editor's does: the old output is moved aside and removed
+ * (src/integration/replace-out-dir.ts), keeping only a .git.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
