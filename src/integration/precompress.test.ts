@@ -6,6 +6,7 @@ import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompressPool, CompressQueue, levelsFor, precompressDir, precompressedFacts, registerPrecompressed } from './precompress.ts';
 import { writeAssetManifest } from './asset-manifest.ts';
+import { inlineScriptHashes } from './inline-scripts.ts';
 import { runJob } from './precompress-job.ts';
 
 const dirs: string[] = [];
@@ -204,5 +205,10 @@ describe('precompress', () => {
     const files = (m: typeof fromFacts) => Object.fromEntries(m.files.entries());
     expect(files(fromFacts)).toEqual(files(fromFiles));
     expect(fromFacts.files.size).toBeGreaterThan(3);
+    // The page's inline script came from the job that compressed it, the manifest did not read the page for it.
+    const scripts = inlineScriptHashes(readFileSync(join(root, 'index.html')));
+    expect(scripts).toHaveLength(1);
+    expect(precompressedFacts(root)?.get('/index.html')?.scripts).toEqual(scripts);
+    expect(fromFacts.files.get('/index.html')?.csp).toContain(`'${scripts[0]}'`);
   });
 });

@@ -44,6 +44,8 @@ export interface FileFacts {
   sha1: string;
   br?: number;
   gz?: number;
+  /** An HTML page's inline scripts' hashes (JobResult.scripts). */
+  scripts?: string[];
 }
 
 /** Facts of the last precompression of each output folder (absolute path), for the asset manifest. */
@@ -122,7 +124,7 @@ export async function precompressDir(root: string, options: PrecompressOptions =
   const used = new Set<string>();
   const all: Array<[string, JobResult]> = [...ahead, ...results.map((r) => [urlPath(r.file), r] as [string, JobResult])];
   for (const [path, r] of all) {
-    facts.set(path, { size: r.size, sha1: r.sha1, ...(r.br ? { br: r.br } : {}), ...(r.gz ? { gz: r.gz } : {}) });
+    facts.set(path, { size: r.size, sha1: r.sha1, ...(r.br ? { br: r.br } : {}), ...(r.gz ? { gz: r.gz } : {}), ...(r.scripts ? { scripts: r.scripts } : {}) });
     if (!r.key) continue;
     used.add(r.key);
     result.files++;

@@ -23,7 +23,7 @@ import { json } from '../../functions/errors.ts';
 import type { Logger } from '../../functions/types.ts';
 import { astroFallback, type NodeHandler } from '../../hosts/node/astro-bridge.ts';
 import { precompressDir } from '../../src/integration/precompress.ts';
-import { inlineScriptHashes } from '../../src/integration/asset-manifest.ts';
+import { inlineScriptHashes } from '../../src/integration/inline-scripts.ts';
 import { readConfig } from '../../hosts/node/config.ts';
 
 const quiet = (): Logger & { lines: Array<[string, string, Record<string, unknown> | undefined]> } => {
