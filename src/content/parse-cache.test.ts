@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync, utimesSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,27 @@ describe('parse cache', () => {
     writeFileSync(join(dir, bin!), 'damaged');
     expect(cachedParse(counting, SRT, CUES_CODEC)).toEqual(parseSrt(SRT));
     expect(parses).toBe(3);
+  });
+
+  it("keys a parse by the text's sha1 when the caller has it, apart from the entry keyed by the text itself", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    dirs.push(dir);
+    configureParseCache(dir);
+    let parses = 0;
+    const counting = (text: string) => (parses++, parseSrt(text));
+    const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
+    ensureParsed(counting, SRT, CUES_CODEC, sha1(SRT));
+    expect(parses).toBe(1);
+    expect(cachedParse(counting, SRT, CUES_CODEC, sha1(SRT))).toEqual(parseSrt(SRT));
+    expect(parses).toBe(1);
+    // Keyed by the text: another entry, not the one above.
+    expect(cachedParse(counting, SRT, CUES_CODEC)).toEqual(parseSrt(SRT));
+    expect(parses).toBe(2);
+    // Another text's sha1 is another entry: the key follows the sha1 given.
+    const other = SRT.replace('Hello', 'Goodbye');
+    expect(cachedParse(counting, other, CUES_CODEC, sha1(other)).cues[0]!.text).toBe('Goodbye there.');
+    expect(parses).toBe(3);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.bin'))).toHaveLength(3);
   });
 
   it('sums up a build by entry: each made or kept once, whichever threads read it', () => {

@@ -98,18 +98,29 @@ export function addParseCacheUsage(usage: ParseCacheUsage): void {
  * parse(text), or what it returned for the same text before. The result must survive a JSON round trip, or the
  * `codec`'s, when one is given to keep it in a binary form (its source text is part of the key, as the parser's is).
  */
-export function cachedParse<T>(parse: (text: string) => T, text: string, codec?: Codec<T>): T {
-  return codec ? cachedBytesByContent(parseIdentity(parse, codec), text, () => parse(text), codec) : cachedByContent(parseIdentity(parse), text, () => parse(text));
+export function cachedParse<T>(parse: (text: string) => T, text: string, codec?: Codec<T>, textSha1?: string): T {
+  const key = parseKey(parse, text, codec, textSha1);
+  return cached(key, () => parse(text), codec ? BINARY_ENTRY : JSON_ENTRY, codec ?? (JSON_CODEC as Codec<T>));
 }
 
 /**
  * cachedParse for a result another thread will read: parsed and kept when it is not kept yet, nothing read back when
  * it is (a rebuild's transcripts are all kept, and reading one is ~1 ms of JSON for nothing).
  */
-export function ensureParsed<T>(parse: (text: string) => T, text: string, codec?: Codec<T>): void {
+export function ensureParsed<T>(parse: (text: string) => T, text: string, codec?: Codec<T>, textSha1?: string): void {
   const { dir } = state();
-  if (dir && existsSync(entryPath(dir, contentKey(parseIdentity(parse, codec), text), codec ? BINARY_ENTRY : JSON_ENTRY))) return;
-  cachedParse(parse, text, codec);
+  if (dir && existsSync(entryPath(dir, parseKey(parse, text, codec, textSha1), codec ? BINARY_ENTRY : JSON_ENTRY))) return;
+  cachedParse(parse, text, codec, textSha1);
+}
+
+/**
+ * The entry's key: the parser's identity and the text, or the text's sha1 (base64url) when the caller has made it
+ * anyway (a transcript's digest names its text, src/content/load.ts): ~90 MB of a 1,000-episode show's transcripts
+ * not hashed a second time on each of a build's three threads. The identity says which of the two it is keyed by.
+ */
+function parseKey<T>(parse: (text: string) => T, text: string, codec: Codec<T> | undefined, textSha1: string | undefined): string {
+  const identity = parseIdentity(parse, codec);
+  return textSha1 === undefined ? contentKey(identity, text) : contentKey(`${identity}\0sha1`, textSha1);
 }
 
 function parseIdentity<T>(parse: (text: string) => T, codec?: Codec<T>): string {
