@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import lunr from 'lunr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configureParseCache, parseCacheStats } from '../../content/parse-cache.ts';
-import { analysePassages, GROUP_CODEC, lastMergeStats } from './analysis.ts';
+import { analysePassages, episodeAnalyser, GROUP_CODEC, lastMergeStats } from './analysis.ts';
 
 const passage = (episode: number, ...texts: string[]) => ({ episode, start: 0, end: 1, cues: texts.map((t, i) => [i, t] as [number, string]) });
 
@@ -40,6 +40,23 @@ describe('analysePassages', () => {
     expect(parseCacheStats().hits - mid.hits).toBe(2);
     const words = (a: typeof first) => a.passages.map((ids) => [...ids].map((i) => a.terms[i]));
     expect(words(second)).toEqual([...words(first).slice(0, 2), ['delta', 'epsilon', 'iota'], words(first)[3]]);
+  });
+
+  it("shares an episode's analysis between the per-episode files and the index: one made, the other read back", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'analysis-cache-'));
+    configureParseCache(dir);
+    const episode7 = [passage(7, 'Scout bees search', 'for a new home'), passage(7, 'and dance for the sites')];
+    const before = parseCacheStats();
+    // The per-episode thread's path (bulk-documents.ts episodeDocuments), then the index's (analysePassages).
+    const own = (await episodeAnalyser('en'))(7, episode7);
+    const mid = parseCacheStats();
+    expect(mid.misses - before.misses).toBe(1);
+    const show = await analysePassages([...episode7, passage(8, 'tides and the moon')], 'en');
+    expect(parseCacheStats().hits - mid.hits).toBe(1);
+    expect(parseCacheStats().misses - mid.misses).toBe(1);
+    expect(show.words.slice(0, 2).map((w) => [...w].map((id) => (id < 0 ? '' : show.terms[id])))).toEqual(
+      own.words.map((w) => [...w].map((id) => (id < 0 ? '' : own.terms[id]))),
+    );
   });
 
   it('reads back from the cache the same analysis it computed, stop words in place', async () => {

@@ -115,12 +115,21 @@ export function analysePassages(passages: ReadonlyArray<Pick<Passage, 'cues'> & 
   // The same array asked for again (showPassages): known without hashing every text.
   if (latest?.passages === passages && latest.language === language) return latest.pending;
   const texts = passages.map((p) => p.cues.map(([, text]) => text).join(' '));
+  const groups: Group[] = [];
+  for (let start = 0; start < passages.length; ) {
+    let end = start + 1;
+    while (end < passages.length && passages[end]!.episode === passages[start]!.episode) end++;
+    const episode = passages[start]!.episode;
+    groups.push({ episode, texts: texts.slice(start, end), textKey: groupTextKey(texts, start, end) });
+    start = end;
+  }
+  // The texts are hashed once, by group (the groups' cache keys are made from the same hashes).
   const hash = createHash('sha1').update(language);
-  passages.forEach((p, i) => hash.update(`\0${p.episode ?? ''}\0`).update(texts[i]!));
+  for (const g of groups) hash.update(`\0${g.episode ?? ''}\0${g.textKey}`);
   const memoKey = hash.digest('hex');
   let pending = memory.get(memoKey);
   if (!pending) {
-    pending = analyse(passages, texts, language);
+    pending = analyse(groups, language);
     // Only the latest analysis is kept: a build asks for one set of passages.
     memory.clear();
     memory.set(memoKey, pending);
@@ -129,23 +138,36 @@ export function analysePassages(passages: ReadonlyArray<Pick<Passage, 'cues'> & 
   return pending;
 }
 
+/** An episode's passages (consecutive passages with the same `episode`): their texts, and what names them (groupTextKey). */
+interface Group {
+  episode?: number;
+  texts: string[];
+  textKey: string;
+}
+
+/**
+ * What names a group's passage texts (texts[start] to texts[end - 1]), in the key its analysis is kept under: their
+ * number and their sha1, one after the other.
+ */
+function groupTextKey(texts: readonly string[], start = 0, end = texts.length): string {
+  const hash = createHash('sha1');
+  for (let i = start; i < end; i++) {
+    if (i > start) hash.update('\u0001');
+    hash.update(texts[i]!);
+  }
+  return `${end - start}\0${hash.digest('hex')}`;
+}
+
 /** The latest call's passages (the memo above keeps only the latest analysis too). */
 let latest: { passages: object; language: string; pending: Promise<AnalysedPassages> } | undefined;
 
-async function analyse(passages: ReadonlyArray<{ episode?: number }>, texts: string[], language: string): Promise<AnalysedPassages> {
+async function analyse(groups: readonly Group[], language: string): Promise<AnalysedPassages> {
   const groupAnalysis = await analyserFor(language);
-  const groups: Array<{ start: number; end: number; episode?: number }> = [];
-  for (let start = 0; start < passages.length; ) {
-    let end = start + 1;
-    while (end < passages.length && passages[end]!.episode === passages[start]!.episode) end++;
-    groups.push({ start, end, episode: passages[start]!.episode });
-    start = end;
-  }
   // From the last episode back: another thread of the build may be analysing from the first one on (shareAnalysis).
   const analysed: KeyedGroup[] = new Array(groups.length);
   for (let g = groups.length - 1; g >= 0; g--) {
-    const { start, end, episode } = groups[g]!;
-    analysed[g] = claimed(episode, () => groupAnalysis(texts.slice(start, end)));
+    const { texts, textKey, episode } = groups[g]!;
+    analysed[g] = claimed(episode, () => groupAnalysis(texts, textKey));
   }
 
   const { terms, maps } = mergeGroups(analysed);
@@ -266,9 +288,9 @@ export function lastMergeStats(): { groups: number; reused: number } {
 }
 
 /** The analysis of one episode's passage texts, kept by content (one analyser per language, per thread). */
-const analysers = new Map<string, Promise<(texts: string[]) => KeyedGroup>>();
+const analysers = new Map<string, Promise<(texts: string[], textKey?: string) => KeyedGroup>>();
 
-function analyserFor(language: string): Promise<(texts: string[]) => KeyedGroup> {
+function analyserFor(language: string): Promise<(texts: string[], textKey?: string) => KeyedGroup> {
   let pending = analysers.get(language);
   if (!pending) {
     pending = (async () => {
@@ -281,8 +303,8 @@ function analyserFor(language: string): Promise<(texts: string[]) => KeyedGroup>
       // A token the pipeline drops is a stop word if the trimmer leaves something of it (Analyzer#wordIn's rule).
       const analyzer = new Analyzer(lang, { unboundedCaches: true });
       const isWord = (token: string) => analyzer.normalize(token) !== '';
-      return (texts: string[]) => {
-        const key = contentKey(identity, texts.join('\u0001'));
+      return (texts: string[], textKey = groupTextKey(texts)) => {
+        const key = contentKey(identity, textKey);
         return { key, group: cachedBytesByKey(key, () => analyseGroup(texts, pipeline, tokenCache, isWord), GROUP_CODEC) };
       };
     })();
