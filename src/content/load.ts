@@ -398,7 +398,7 @@ export function isJsonData(value: unknown): boolean {
   return Object.entries(value).every(([key, v]) => key !== '__proto__' && isJsonData(v));
 }
 
-/** A transcript's cues and problems, kept in the content cache by its text (SubRip's in cues-codec.ts's binary form). */
+/** A transcript's cues and problems, kept in the content cache under its digest (SubRip's in cues-codec.ts's binary form). */
 function parseTranscript(format: 'srt' | 'vtt', text: string): { parsed: ReturnType<typeof srtCues> | ReturnType<typeof parseVtt>; digest: string } {
   const digest = transcriptDigest(text);
   return { parsed: format === 'vtt' ? cachedParse(parseVtt, text, undefined, digest) : cachedParse(parseSrtKeepingBlocks, text, CUES_CODEC, digest), digest };

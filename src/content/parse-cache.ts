@@ -128,7 +128,7 @@ function parseIdentity<T>(parse: (text: string) => T, codec?: Codec<T>): string 
   return codec ? `${identity}\0${codec.encode.toString()}\0${codec.decode.toString()}` : identity;
 }
 
-/** The file name extensions of the two kinds of entry: JSON (cachedByContent) and a codec's bytes (cachedBytesByContent). */
+/** The file name extensions of the two kinds of entry: JSON (cachedByContent) and a codec's bytes (cachedBytesByKey). */
 const JSON_ENTRY = 'json';
 const BINARY_ENTRY = 'bin';
 
@@ -164,14 +164,10 @@ export interface Codec<T> {
 }
 
 /**
- * cachedByContent for a value kept in its own binary form: large numeric data (a show's word analyses, ~24 million
- * integers at 1,000 episodes), which JSON.parse read back in ~8 s of a rebuild's critical path.
+ * compute(), or what it returned before under `key` (contentKey: the code that computes and what it computes from),
+ * kept in its own binary form: large numeric data (a show's word analyses, ~24 million integers at 1,000 episodes),
+ * which JSON.parse read back in ~8 s of a rebuild's critical path.
  */
-export function cachedBytesByContent<T>(identity: string, input: string, compute: () => T, codec: Codec<T>): T {
-  return cachedBytesByKey(contentKey(identity, input), compute, codec);
-}
-
-/** cachedBytesByContent with the key already made (contentKey): for a caller that also keeps the key. */
 export function cachedBytesByKey<T>(key: string, compute: () => T, codec: Codec<T>, options: CacheOptions = {}): T {
   return cached(key, compute, BINARY_ENTRY, codec, options);
 }
