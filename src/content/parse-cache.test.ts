@@ -17,11 +17,17 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A new cache folder, configured as this thread's (removed after the test). */
+function cacheFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+  dirs.push(dir);
+  configureParseCache(dir);
+  return dir;
+}
+
 describe('parse cache', () => {
   it('returns what the parser returned, parsing each distinct text once, and prunes what a build did not use', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
-    dirs.push(dir);
-    configureParseCache(dir);
+    const dir = cacheFolder();
     const before = parseCacheStats();
     expect(cachedParse(parseSrt, SRT)).toEqual(parseSrt(SRT));
     expect(cachedParse(parseSrt, SRT)).toEqual(parseSrt(SRT));
@@ -42,9 +48,7 @@ describe('parse cache', () => {
   });
 
   it("keeps a parse in its codec's binary form apart from its JSON one, and ensureParsed reads neither back", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
-    dirs.push(dir);
-    configureParseCache(dir);
+    const dir = cacheFolder();
     let parses = 0;
     const counting = (text: string) => (parses++, parseSrt(text));
     expect(cachedParse(counting, SRT, CUES_CODEC)).toEqual(parseSrt(SRT));
@@ -64,9 +68,7 @@ describe('parse cache', () => {
   });
 
   it("keys a parse by the text's sha1 when the caller has it, apart from the entry keyed by the text itself", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
-    dirs.push(dir);
-    configureParseCache(dir);
+    const dir = cacheFolder();
     let parses = 0;
     const counting = (text: string) => (parses++, parseSrt(text));
     const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
@@ -85,9 +87,7 @@ describe('parse cache', () => {
   });
 
   it('sums up a build by entry: each made or kept once, whichever threads read it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'parse-cache-'));
-    dirs.push(dir);
-    configureParseCache(dir);
+    const dir = cacheFolder();
     const before = parseCacheSummary();
     const first = SRT.replace('Hello', 'First');
     cachedParse(parseSrt, first);
