@@ -70,8 +70,8 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<Bul
 
 /**
  * The show-wide documents made from every episode's text: the contract's /search-index.json. With `gzipLevel`, its
- * gzip too, made from a piece per episode that `keep` keeps from one build to the next (search-index-document.ts):
- * the content cache's entries when the parse cache is configured.
+ * gzip too, made from a piece per episode (search-index-document.ts), each kept from one build to the next in the
+ * content cache when one is configured.
  */
 export function* showDocuments(content: LoadedContent, options: { gzipLevel?: number } = {}): Generator<BulkDocument> {
   const { gzipLevel } = options;
