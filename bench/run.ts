@@ -23,6 +23,7 @@ import { median } from './lib/stats.ts';
 import { familyOf, writeResults } from './lib/report.ts';
 import type { BenchResult, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
 import { sitePages } from './lib/site-pages.ts';
+import { newFileMicros } from './lib/fs-probe.ts';
 import { readConfig } from '../hosts/node/config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -427,6 +428,18 @@ async function astroBuild(env: NodeJS.ProcessEnv, timeoutMs: number, nodeArgs: s
   return { ms: r.ms, cpuMs, phases, notes, routes: parseBuildLog(r.stdout + r.stderr), restored, kept };
 }
 
+/** astroBuild, after measuring what a new file costs on the disk just then (lib/fs-probe.ts) in `probeDir`. */
+async function probedBuild(env: NodeJS.ProcessEnv, timeoutMs: number, probeDir: string) {
+  const newFileUs = newFileMicros(probeDir);
+  return { ...(await astroBuild(env, timeoutMs)), newFileUs };
+}
+
+/**
+ * The runs' folders, removed when every N is done: removing N = 1,000's ~250,000 files just before N = 2,000's first
+ * build made its new files several times dearer (lib/fs-probe.ts).
+ */
+const removeLater: string[] = [];
+
 /** The run whose wall time is the median (stats.ts's: the lower middle one of an even number). */
 function medianRun<T extends { ms: number }>(runs: T[]): T {
   const mid = median(runs.map((r) => r.ms));
@@ -511,19 +524,21 @@ async function benchOne(n: number): Promise<BenchResult> {
     result.queries = { search: queries.search.length, ask: queries.ask.length, mix: queries.mix, examples: queries.search.slice(0, 8), askExamples: queries.ask.slice(0, 3) };
 
     // The first build is the one served and measured below; the others, each into an empty folder with an empty
-    // cache and removed after, are there for the median (one build moved by several seconds with the hour).
-    const builds: Array<Awaited<ReturnType<typeof astroBuild>>> = [];
+    // cache, are there for the median (one build moved by several seconds with the hour). They are removed with
+    // the run's folder at the very end (see removeLater): removing one's ~60,000 files just before the next build
+    // made that build's new files several times dearer on this disk (lib/fs-probe.ts), so each build's figure is
+    // printed with what a new file cost just before it.
+    const builds: Array<Awaited<ReturnType<typeof probedBuild>>> = [];
     for (let k = 1; k <= (values.dist ? 0 : buildCount); k++) {
       const out = k === 1 ? distDir : join(work, `dist-build-${k}`);
       const env = buildEnv(corpusDir, out);
-      const built = await stage(result, k === 1 ? 'build' : `build ${k} of ${buildCount}`, () => astroBuild(env, Math.max(600_000, n * 1_500)));
-      if (k > 1) for (const dir of [out, env.ASTRO_CACHE_DIR!]) rmSync(dir, { recursive: true, force: true });
+      const built = await stage(result, k === 1 ? 'build' : `build ${k} of ${buildCount}`, () => probedBuild(env, Math.max(600_000, n * 1_500), join(work, `fs-probe-build-${k}`)));
       if (!built) break;
       builds.push(built);
-      log(`  build ${(built.ms / 1000).toFixed(1)} s`);
+      log(`  build ${(built.ms / 1000).toFixed(1)} s (a new file cost ${Math.round(built.newFileUs)} µs just before it)`);
     }
     if (!builds.length && !values.dist) return result;
-    if (builds.length) result.build = { ...medianRun(builds), runs: builds.map((b) => ({ ms: b.ms, cpuMs: b.cpuMs })) };
+    if (builds.length) result.build = { ...medianRun(builds), runs: builds.map((b) => ({ ms: b.ms, cpuMs: b.cpuMs, newFileUs: b.newFileUs })) };
     else log(`  build not measured: using ${distDir}`);
     if (!values['no-documents']) {
       result.documents = documentSizes(clientDir);
@@ -638,20 +653,20 @@ async function benchOne(n: number): Promise<BenchResult> {
     // Last, so that everything above measured the show of N episodes.
     if (!values['no-rebuild'] && !values.dist) {
       const corpus2 = join(work, 'corpus-plus-one');
-      const runs: Array<Awaited<ReturnType<typeof astroBuild>>> = [];
+      const runs: Array<Awaited<ReturnType<typeof probedBuild>>> = [];
       for (let k = 1; k <= rebuildCount; k++) {
         const rebuilt = await stage(result, `rebuild ${k} of ${rebuildCount} (+1 episode: ${n + k})`, async () => {
           if (k === 1) cpSync(corpusDir, corpus2, { recursive: true });
           addEpisodeCopy(corpus2, n, n + k);
-          return astroBuild(buildEnv(corpus2, distDir), Math.max(600_000, n * 1_500));
+          return probedBuild(buildEnv(corpus2, distDir), Math.max(600_000, n * 1_500), join(work, `fs-probe-rebuild-${k}`));
         });
         if (!rebuilt) break;
         runs.push(rebuilt);
-        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache)`);
+        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache; a new file cost ${Math.round(rebuilt.newFileUs)} µs just before it)`);
       }
       if (runs.length) {
         const mid = medianRun(runs);
-        result.rebuild = { ms: mid.ms, cpuMs: mid.cpuMs, phases: mid.phases, restored: mid.restored, kept: mid.kept, runs: runs.map((r) => ({ ms: r.ms, cpuMs: r.cpuMs })) };
+        result.rebuild = { ms: mid.ms, cpuMs: mid.cpuMs, phases: mid.phases, restored: mid.restored, kept: mid.kept, runs: runs.map((r) => ({ ms: r.ms, cpuMs: r.cpuMs, newFileUs: r.newFileUs })) };
       }
     }
   } finally {
@@ -659,7 +674,7 @@ async function benchOne(n: number): Promise<BenchResult> {
     result.loadavg.end = loadavg() as [number, number, number];
     result.totalMs = performance.now() - started;
     if (values.keep) log(`kept ${work}`);
-    else rmSync(work, { recursive: true, force: true });
+    else removeLater.push(work);
   }
   return result;
 }
@@ -671,6 +686,7 @@ for (const n of sizes) {
   log(`N=${n} done in ${((r.totalMs ?? 0) / 1000).toFixed(0)} s`);
   if (!values['no-write']) writeResults(r, join(BENCH, 'results'), join(BENCH, 'RESULTS.md'));
 }
+for (const dir of removeLater) rmSync(dir, { recursive: true, force: true });
 if (values['no-write']) console.log(JSON.stringify(results, null, 2));
 else log(`wrote ${relative(process.cwd(), join(BENCH, 'RESULTS.md'))} and bench/results/`);
 const failed = results.flatMap((r) => Object.entries(r.stages).filter(([, s]) => s.error).map(([name]) => `N=${r.episodes} ${name}`));

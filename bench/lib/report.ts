@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchResult, DocumentSize, EngineQuery, HttpRow } from './result.ts';
+import type { BenchResult, BuildRun, DocumentSize, EngineQuery, HttpRow } from './result.ts';
 import type { ProfileSummary } from './profile.ts';
 import { median } from './stats.ts';
 
@@ -117,7 +117,9 @@ function withNotes(value: number | undefined, notes: Array<string | false | unde
   const kept = notes.filter(Boolean);
   return `${ms(value)}${kept.length ? ` (${kept.join('; ')})` : ''}`;
 }
-const medianOf = (runs: Array<{ ms: number }> | undefined) => several(runs) && `median of ${runs!.map((x) => ms(x.ms)).join(' / ')}`;
+/** A run's wall time, with what a new file cost on the disk just before it (bench/lib/fs-probe.ts) when measured. */
+const runTime = (x: BuildRun) => (x.newFileUs === undefined ? ms(x.ms) : `${ms(x.ms)} [new file ${Math.round(x.newFileUs)} µs]`);
+const medianOf = (runs: BuildRun[] | undefined) => several(runs) && `median of ${runs!.map(runTime).join(' / ')}`;
 
 /** Issue 13's targets (network scale), for every N; at N = 2,000 each figure is also compared with 2× the N = 1,000 one. */
 function targets(r: BenchResult, all: BenchResult[]): string | undefined {
@@ -236,7 +238,10 @@ function render(r: BenchResult, all: BenchResult[] = [r]): string {
     out.push(
       `### Build: ${ms(b.ms)} wall, ${ms(b.cpuMs)} CPU\n\nWall time of \`astro build\` (fresh cache), and the user + system CPU time it used ` +
         `(less inflated than the wall time when the machine is shared)` +
-        (several(b.runs) ? `: the median of ${b.runs!.length} builds (${b.runs!.map((x) => `${ms(x.ms)} / ${ms(x.cpuMs)} CPU`).join(', ')}), whose phases and documents follow` : '') +
+        (several(b.runs) ? `: the median of ${b.runs!.length} builds (${b.runs!.map((x) => `${runTime(x)} / ${ms(x.cpuMs)} CPU`).join(', ')}), whose phases and documents follow` : '') +
+        (b.runs?.some((x) => x.newFileUs !== undefined)
+          ? `. In square brackets: what a new file cost on this disk just before each build (bench/lib/fs-probe.ts), which moves the build's system CPU`
+          : '') +
         `.\n\n` +
         (b.phases.length ? table(['Phase (from the arrival of Astro\'s log lines)', 'time'], b.phases.map((p) => [p.name, ms(p.ms)])) + '\n\n' : '') +
         `Slowest prerendered documents, as Astro reports them:\n\n` +

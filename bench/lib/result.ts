@@ -71,6 +71,13 @@ export interface EngineQuery {
   ask: LatencySummary & { avgMatches: number };
 }
 
+/** One build of several; `newFileUs`: what a new file cost on the disk just before it (lib/fs-probe.ts; since the thirty-seventh session). */
+export interface BuildRun {
+  ms: number;
+  cpuMs?: number;
+  newFileUs?: number;
+}
+
 export interface BenchResult {
   episodes: number;
   seed: number;
@@ -94,7 +101,7 @@ export interface BenchResult {
     /** Pages kept in place from the previous output instead of rendered (src/integration/kept-pages.ts). */
     kept?: number;
     /** Every full build of the run (the figure above is the median one's; results before the twenty-sixth session hold one, no `runs`). */
-    runs?: Array<{ ms: number; cpuMs?: number }>;
+    runs?: Array<BuildRun>;
   };
   documents?: DocumentSize[];
   /** The website's pages a listener downloads (bench/lib/site-pages.ts). */
@@ -121,7 +128,7 @@ export interface BenchResult {
    * `restored`: pages Astro copied from the previous build's cache (incremental build) instead of rendering them;
    * `kept`: those it found in place instead, kept from the previous output (src/integration/kept-pages.ts).
    */
-  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }>; restored?: number; kept?: number; runs?: Array<{ ms: number; cpuMs?: number }> };
+  rebuild?: { ms: number; cpuMs?: number; phases: Array<{ name: string; ms: number }>; restored?: number; kept?: number; runs?: Array<BuildRun> };
   engines?: {
     build?: { documents?: number; passages?: number; minisearch?: EngineBuild; lunr?: EngineBuild };
     lunr?: EngineQuery;

@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { percentile, summarizeRuns } from '../lib/stats.ts';
 import { summarizeProfile, whereOf } from '../lib/profile.ts';
 import { familyOf, renderResults, writeResults } from '../lib/report.ts';
 import type { BenchResult } from '../lib/result.ts';
+import { newFileMicros } from '../lib/fs-probe.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'bench-lib-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -122,5 +123,27 @@ describe('report', () => {
     expect(text).toContain('the median of 3 builds (95.0 s / 190.0 s CPU, 90.0 s / 180.0 s CPU, 88.0 s / 176.0 s CPU)');
     expect(text).toMatch(/\| Adding one episode and rebuilding \| ≤ 10 s \| 40\.0 s \(median of 41\.0 s \/ 40\.0 s \/ 45\.0 s\) \| \*\*no\*\* \|/);
     expect(text).toMatch(/\| N = 2,000 \/ N = 1,000: first search answered \| ≤ 2× \| 1\.00× \| \*\*yes\*\* \|/);
+
+    // A run measured with the disk probe shows what a new file cost just before it.
+    const probed = at(1000, 1);
+    probed.build!.runs = [{ ms: 95_000, cpuMs: 190_000, newFileUs: 812.4 }, { ms: 90_000, cpuMs: 180_000, newFileUs: 40 }];
+    probed.rebuild!.runs = [{ ms: 40_000, newFileUs: 350 }, { ms: 41_000, newFileUs: 351 }];
+    writeResults(probed, dir, md);
+    text = readFileSync(md, 'utf8');
+    expect(text).toContain('(median of 95.0 s [new file 812 µs] / 90.0 s [new file 40 µs])');
+    expect(text).toContain('the median of 2 builds (95.0 s [new file 812 µs] / 190.0 s CPU, 90.0 s [new file 40 µs] / 180.0 s CPU)');
+    expect(text).toContain('median of 40.0 s [new file 350 µs] / 41.0 s [new file 351 µs]');
+  });
+});
+
+describe('disk probe', () => {
+  it('times new files in a folder of its own and leaves them there', () => {
+    const dir = join(root, 'probe');
+    const us = newFileMicros(dir, 50);
+    expect(us).toBeGreaterThan(0);
+    expect(readdirSync(dir)).toHaveLength(50);
+    expect(readFileSync(join(dir, '49.json')).byteLength).toBe(1400);
+    // A folder that exists is refused: its files would not be new.
+    expect(() => newFileMicros(dir, 1)).toThrow(/EEXIST/);
   });
 });
