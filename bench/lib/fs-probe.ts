@@ -2,9 +2,9 @@
  * What a new file costs on the disk the bench builds on, measured just before each build.
  *
  * A full build at N = 1,000 creates ~60,000 files (pages, documents and their .br/.gz, the caches' entries). On
- * this machine's disk (ext4 without a journal) the kernel skips free inodes deleted in the last minute, five when
- * their block is still dirty (fs/ext4/ialloc.c, recently_deleted), scanning past each one again for every new
- * file. Measured 2026-11-29: 16 µs a file on tmpfs; on this disk 335-425 µs a few minutes after the last large
+ * this machine's disk (ext4 without a journal) the kernel skips free inodes deleted in the last minute, or the last
+ * few while their inode block is unwritten (fs/ext4/ialloc.c, recently_deleted), scanning past each one again for
+ * every new file. Measured 2026-11-29: 16 µs a file on tmpfs; on this disk 335-425 µs a few minutes after the last large
  * removal, and 823 µs right after one, when `perf` put 70% of the time in that scan. A full build's figure then
  * moves by tens of seconds of system CPU with what was removed before it, so each build's figure is printed
  * beside this probe's.
