@@ -32,6 +32,12 @@ export interface Job {
    * family that takes no .br. Written beside the file on the same terms as one compressed here.
    */
   gz?: Uint8Array;
+  /**
+   * Write `body` to `file` first: the caller has not. The search part of the bulk documents hands its files' writes
+   * to its compression thread this way (src/integration/bulk-documents.ts): creating a file is a system call that
+   * can cost a millisecond, and that part's own thread is a rebuild's last.
+   */
+  write?: boolean;
 }
 
 export interface JobResult {
@@ -52,8 +58,9 @@ export interface JobResult {
   scripts?: string[];
 }
 
-export function runJob({ file, levels, cacheDir, body = readFileSync(file), gz: made }: Job): JobResult {
+export function runJob({ file, levels, cacheDir, body = readFileSync(file), gz: made, write }: Job): JobResult {
   if (made && levels.br !== undefined) throw new Error(`${file}: made with a gzip only, but its family takes brotli too`);
+  if (write) writeFileSync(file, body);
   const digest = createHash('sha1').update(body).digest();
   const result: JobResult = { file, size: body.byteLength, sha1: digest.toString('base64url') };
   if (file.endsWith('.html')) result.scripts = inlineScriptHashes(body);

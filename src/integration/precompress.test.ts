@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CompressPool, CompressQueue, levelsFor, precompressDir, precompressedFacts, registerPrecompressed } from './precompress.ts';
 import { writeAssetManifest } from './asset-manifest.ts';
 import { inlineScriptHashes } from './inline-scripts.ts';
-import { runJob } from './precompress-job.ts';
+import { runJob, type JobResult } from './precompress-job.ts';
 
 const dirs: string[] = [];
 const temp = (name: string) => {
@@ -166,6 +166,25 @@ describe('precompress', () => {
     // At most one byte may wait: each job is queued only once the one before it is done.
     expect(resultsWhenQueued).toEqual([0, 1, 2, 3]);
     for (const file of results) expect(gunzipSync(readFileSync(`${file}.gz`))).toEqual(readFileSync(file));
+  });
+
+  it('writes the file itself when the job says so (the producer hands its writes to the compression thread)', async () => {
+    const root = temp('compress-queue-write');
+    const queue = new CompressQueue();
+    const file = join(root, 'shard.json');
+    const body = Buffer.from(JSON.stringify({ t: text(25) }));
+    let result: JobResult | undefined;
+    try {
+      await queue.run({ file, body, levels: { gz: 5 }, write: true }, (r) => (result = r));
+      await queue.drain();
+    } finally {
+      await queue.close();
+    }
+    expect(readFileSync(file)).toEqual(body);
+    expect(gunzipSync(readFileSync(`${file}.gz`))).toEqual(body);
+    expect(result).toMatchObject({ file, size: body.byteLength, sha1: createHash('sha1').update(body).digest('base64url') });
+    // Without it the job reads the file, which must then exist.
+    expect(() => runJob({ file: join(root, 'absent.json'), levels: { gz: 5 } })).toThrow(/ENOENT/);
   });
 
   it('hands a failed compression to the producer', async () => {
