@@ -7,8 +7,9 @@
  * none of them alone the critical path (one worker thread was: ~80 s of an 84 s build at 1,000 episodes, 15 s of
  * it waiting on writes awaited one by one). Each worker reads the content again (src/content/site.ts; a transcript
  * is parsed by whichever thread comes to it first, the others read it from the content cache), writes into a staging folder
- * beside Astro's cache and compresses each file as it comes; the search part hands its compression and the
- * semantic artifact each to a thread of its own, as its work comes last, when the other threads are done. Once
+ * beside Astro's cache and compresses each file as it comes; the search part hands its files' writing and
+ * compression, and the semantic artifact, each to a thread of its own, as its work comes last, when the other
+ * threads are done. Once
  * precompress has compressed Astro's pages (astro:build:done) they are moved into the output with their .br/.gz,
  * and precompress takes them as done; the content check's cache upkeep comes after both (see astro.config.mjs).
  * Their routes list no paths in a build with this integration.

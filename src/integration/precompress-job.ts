@@ -1,6 +1,6 @@
 /**
- * One file's precompression (src/integration/precompress.ts runs it in worker threads): reads the file, hashes
- * it, and places foo.br / foo.gz beside it, either linked from the content-hash cache or compressed anew (and
+ * One file's precompression (src/integration/precompress.ts runs it in worker threads): reads the file (or writes
+ * it, Job.write), hashes it, and places foo.br / foo.gz beside it, either linked from the content-hash cache or compressed anew (and
  * then stored in the cache). Only node: modules here (and write-atomic.ts and inline-scripts.ts, likewise), so a
  * worker thread loads it without the build's tooling.
  */
