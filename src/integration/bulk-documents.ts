@@ -9,12 +9,11 @@
  * is parsed by whichever thread comes to it first, the others read it from the content cache), writes into a staging folder
  * beside Astro's cache and compresses each file as it comes; the search part hands its files' writing and
  * compression, and the semantic artifact, each to a thread of its own, as its work comes last, when the other
- * threads are done. Once
- * precompress has compressed Astro's pages (astro:build:done) they are moved into the output with their .br/.gz,
- * and precompress takes them as done; the content check's cache upkeep comes after both (see astro.config.mjs).
- * Their routes list no paths in a build with this integration.
+ * threads are done. Once precompress has compressed Astro's pages (astro:build:done) they are moved into the
+ * output with their .br/.gz, and precompress takes them as done; the content check's cache upkeep comes after
+ * both (see astro.config.mjs). Their routes list no paths in a build with this integration.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -206,16 +205,15 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
         dirs.add(dir);
       }
       const body = Buffer.from(text);
-      // The search part's compression thread writes the file too (Job.write): at 2,000 episodes creating its ~2,800
-      // shard files took 4.5 s of this thread in a profiled rebuild, the last thread to finish, while that one was
-      // idle two thirds of the time.
-      if (!compressor) writeFileSync(file, body);
+      // The job writes the file (Job.write), on whichever thread runs it: the search part's compression thread
+      // for that part. At 2,000 episodes creating its ~2,800 shard files took 4.5 s of this thread in a profiled
+      // rebuild, the last thread to finish, while that one was idle two thirds of the time.
       const levels = levelsFor(path, body.byteLength);
       const compressed = (result: JobResult) => {
         done.set(path, result);
         cache?.keep(path, levels, result);
       };
-      const job: Job = { file, body, levels, cacheDir: precompressCache, gz, write: compressor !== undefined };
+      const job: Job = { file, body, levels, cacheDir: precompressCache, gz, write: true };
       if (compressor) await compressor.run(job, compressed);
       else compressed(runJob(job));
     }

@@ -1,7 +1,7 @@
 /**
  * One file's precompression (src/integration/precompress.ts runs it in worker threads): reads the file (or writes
- * it, Job.write), hashes it, and places foo.br / foo.gz beside it, either linked from the content-hash cache or compressed anew (and
- * then stored in the cache). Only node: modules here (and write-atomic.ts and inline-scripts.ts, likewise), so a
+ * it, Job.write), hashes it, and places foo.br / foo.gz beside it, either linked from the content-hash cache or
+ * compressed anew (and then stored in the cache). Only node: modules here (and write-atomic.ts and inline-scripts.ts, likewise), so a
  * worker thread loads it without the build's tooling.
  */
 import { createHash } from 'node:crypto';
@@ -33,9 +33,9 @@ export interface Job {
    */
   gz?: Uint8Array;
   /**
-   * Write `body` to `file` first: the caller has not. The search part of the bulk documents hands its files' writes
-   * to its compression thread this way (src/integration/bulk-documents.ts): creating a file is a system call that
-   * can cost a millisecond, and that part's own thread is a rebuild's last.
+   * Write `body` to `file` first: the caller has not. The bulk documents' producers write this way
+   * (src/integration/bulk-documents.ts), so that the search part's files are written by its compression thread:
+   * creating a file is a system call that can cost a millisecond, and that part's own thread is a rebuild's last.
    */
   write?: boolean;
 }
