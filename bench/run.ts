@@ -21,7 +21,7 @@ import { load, type LoadOptions, type LoadResult, type Target } from './lib/http
 import { summarizeProfile, type ProfileSummary } from './lib/profile.ts';
 import { median } from './lib/stats.ts';
 import { familyOf, writeResults } from './lib/report.ts';
-import type { BenchResult, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
+import type { BenchResult, BuildRun, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
 import { sitePages } from './lib/site-pages.ts';
 import { newFileMicros } from './lib/fs-probe.ts';
 import { readConfig } from '../hosts/node/config.ts';
@@ -434,6 +434,9 @@ async function probedBuild(env: NodeJS.ProcessEnv, timeoutMs: number, probeDir: 
   return { ...(await astroBuild(env, timeoutMs)), newFileUs };
 }
 
+/** What RESULTS.md shows of each build or rebuild of several. */
+const buildRun = ({ ms, cpuMs, newFileUs }: Awaited<ReturnType<typeof probedBuild>>): BuildRun => ({ ms, cpuMs, newFileUs });
+
 /**
  * The runs' folders, removed when every N is done: removing N = 1,000's ~250,000 files just before N = 2,000's first
  * build made its new files several times dearer (lib/fs-probe.ts).
@@ -538,7 +541,7 @@ async function benchOne(n: number): Promise<BenchResult> {
       log(`  build ${(built.ms / 1000).toFixed(1)} s (a new file cost ${Math.round(built.newFileUs)} µs just before it)`);
     }
     if (!builds.length && !values.dist) return result;
-    if (builds.length) result.build = { ...medianRun(builds), runs: builds.map((b) => ({ ms: b.ms, cpuMs: b.cpuMs, newFileUs: b.newFileUs })) };
+    if (builds.length) result.build = { ...medianRun(builds), runs: builds.map(buildRun) };
     else log(`  build not measured: using ${distDir}`);
     if (!values['no-documents']) {
       result.documents = documentSizes(clientDir);
@@ -666,7 +669,7 @@ async function benchOne(n: number): Promise<BenchResult> {
       }
       if (runs.length) {
         const mid = medianRun(runs);
-        result.rebuild = { ms: mid.ms, cpuMs: mid.cpuMs, phases: mid.phases, restored: mid.restored, kept: mid.kept, runs: runs.map((r) => ({ ms: r.ms, cpuMs: r.cpuMs, newFileUs: r.newFileUs })) };
+        result.rebuild = { ms: mid.ms, cpuMs: mid.cpuMs, phases: mid.phases, restored: mid.restored, kept: mid.kept, runs: runs.map(buildRun) };
       }
     }
   } finally {
