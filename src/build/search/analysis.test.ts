@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configureParseCache, parseCacheStats } from '../../content/parse-cache.ts';
-import { analysePassages, episodeAnalyser, GROUP_CODEC, lastMergeStats } from './analysis.ts';
+import { analysePassages, analyseShow, episodeAnalyser, GROUP_CODEC, lastMergeStats } from './analysis.ts';
+import { showPassages } from './passages.ts';
 
 const passage = (episode: number, ...texts: string[]) => ({ episode, start: 0, end: 1, cues: texts.map((t, i) => [i, t] as [number, string]) });
 
@@ -157,5 +158,73 @@ describe('GROUP_CODEC', () => {
   it('refuses a truncated entry (the cache then computes again)', () => {
     const bytes = GROUP_CODEC.encode(group);
     expect(() => GROUP_CODEC.decode(bytes.subarray(0, bytes.byteLength - 4))).toThrow(/damaged/);
+  });
+});
+
+describe('analyseShow: unchanged episodes analysed without making their passages', () => {
+  /** An episode whose cues count how often they are read; `digest` names its transcript as the loader does. */
+  const episode = (id: number, digest: string, ...texts: string[]) => {
+    const cues = texts.map((text, i) => ({ start: 40 * i, end: 40 * i + 39, text: text && `${text}.` }));
+    const read = { count: 0 };
+    return {
+      read,
+      e: {
+        id,
+        transcript: { format: 'srt', digest },
+        get cues() {
+          read.count++;
+          return cues;
+        },
+      },
+    };
+  };
+  const plain = (a: Awaited<ReturnType<typeof analyseShow>>) => ({ terms: a.terms, passages: a.passages.map((p) => [...p]), words: a.words.map((w) => [...w]), groups: a.groups });
+
+  it('gives what analysePassages of the show\'s passages gives, and reads an unchanged episode\'s by its transcript', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'analysis-cache-'));
+    configureParseCache(dir);
+    const make = () => [
+      episode(3, 'c', 'Scout bees search for a new home', 'and dance for the sites they found', 'The swarm follows'),
+      episode(1, 'a', 'Winter bees live five months'),
+      episode(2, 'b', ''),
+    ];
+    const first = make();
+    const episodes = first.map((x) => x.e);
+    const shown = await analyseShow(episodes, 'en');
+    expect(await analyseShow(episodes, 'en')).toBe(shown);
+    // Episode 2's only cue holds no words: no passage, no group; the others by id, as buildPassages orders them.
+    expect(plain(shown)).toEqual(plain(await analysePassages(showPassages(episodes), 'en')));
+    expect(shown.groups).toEqual([
+      { episode: 1, count: 1 },
+      { episode: 3, count: 3 },
+    ]);
+
+    // The next build: new objects, the same transcripts but episode 1's.
+    const second = make();
+    const changed = episode(1, 'a2', 'Winter bees live five months, summer bees six weeks');
+    second[1] = changed;
+    const before = parseCacheStats();
+    const again = await analyseShow(second.map((x) => x.e), 'en');
+    expect(second[0]!.read.count).toBe(0);
+    expect(changed.read.count).toBeGreaterThan(0);
+    expect(parseCacheStats().misses - before.misses).toBe(1);
+    expect(plain(again)).toEqual(plain(await analysePassages(showPassages(second.map((x) => x.e)), 'en')));
+
+    // Its analysis no longer kept (a cache pruned), an unchanged episode's passages are made again to analyse it.
+    for (const name of readdirSync(dir)) if (name.endsWith('.bin') && !name.startsWith('search-')) rmSync(join(dir, name));
+    const third = make();
+    third[1] = changed;
+    const rebuilt = await analyseShow(third.map((x) => x.e), 'en');
+    expect(third[0]!.read.count).toBeGreaterThan(0);
+    expect(plain(rebuilt)).toEqual(plain(again));
+  });
+
+  it('makes every passage without a cache folder, or for an episode whose transcript has no digest', async () => {
+    const x = episode(4, 'd', 'Tides and the moon');
+    const { digest: _digest, ...undigested } = x.e.transcript;
+    const y = { ...episode(5, 'e', 'Rip currents pull out to sea').e, transcript: undigested };
+    const shown = await analyseShow([x.e, y], 'en');
+    expect(x.read.count).toBeGreaterThan(0);
+    expect(plain(shown)).toEqual(plain(await analysePassages(showPassages([x.e, y]), 'en')));
   });
 });

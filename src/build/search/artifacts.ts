@@ -7,9 +7,10 @@
 import type { LoadedContent } from '../../content/load.ts';
 import { SearchPassagesSchema, type SearchPassages } from '../../../contract/schemas/search-passages.ts';
 import { languageKey } from '../../../contract/search/language.ts';
+import { analyseShow } from './analysis.ts';
 import { PASSAGE_WINDOW, showPassages, type PassageWindow } from './passages.ts';
 import { FIELD_BOOSTS, type SearchField } from './lunr-index.ts';
-import { buildShardedIndex, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH, type ShardedIndex, type ShardOptions } from './sharded-index.ts';
+import { indexAnalysed, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH, type ShardedIndex, type ShardOptions } from './sharded-index.ts';
 
 export interface SearchArtifacts extends ShardedIndex {
   /** /search/passages.json */
@@ -51,8 +52,12 @@ export async function buildSearchArtifacts(
 ): Promise<SearchArtifacts> {
   const language = languageKey(content.show.language);
   const boosts = options.boosts ?? FIELD_BOOSTS;
-  const passages = showPassages(content.episodes, options.window ?? PASSAGE_WINDOW);
-  const index = await buildShardedIndex(content.episodes, passages, language, boosts, options);
+  const window = options.window ?? PASSAGE_WINDOW;
+  // The passages themselves only for the passage files: the build writes those per episode, and its index reads an
+  // unchanged episode's analysis without making its passages (analyseShow).
+  const analysed = await analyseShow(content.episodes, language, window);
+  const passages = options.passageFiles === false ? undefined : showPassages(content.episodes, window);
+  const index = await indexAnalysed(content.episodes, analysed, language, boosts, options, passages);
   const { version, passages: where } = index.top.layout;
   return { ...index, passagesIndex: SearchPassagesSchema.parse({ version, language, boosts, passages: where }) };
 }

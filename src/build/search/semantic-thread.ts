@@ -9,8 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { SemanticData } from '../../../contract/search/semantic.ts';
 import { languageKey } from '../../../contract/search/language.ts';
 import type { LoadedContent } from '../../content/load.ts';
-import { analysePassages } from './analysis.ts';
-import { showPassages } from './passages.ts';
+import { analyseShow } from './analysis.ts';
 import { episodeTexts } from './semantic.ts';
 import { reportOf } from '../thread-report.ts';
 import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from '../../content/parse-cache.ts';
@@ -40,10 +39,10 @@ export interface SemanticThread {
   stop(): Promise<void>;
 }
 
-/** Resolves once the thread is started: the analysis is ready then, for the caller's index as well (analysePassages). */
+/** Resolves once the thread is started: the analysis is ready then, for the caller's index as well (analyseShow). */
 export async function semanticOnThread(content: Pick<LoadedContent, 'show' | 'episodes'>): Promise<SemanticThread> {
   const language = languageKey(content.show.language);
-  const { terms, passages } = await analysePassages(showPassages(content.episodes), language);
+  const { terms, passages } = await analyseShow(content.episodes, language);
   const offsets = new Int32Array(passages.length + 1);
   passages.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
   const ids = new Int32Array(new SharedArrayBuffer(4 * offsets[passages.length]!));

@@ -29,7 +29,7 @@ import { Analyzer } from '../../../contract/search/analyzer.ts';
 import { analysePassage } from '../../../contract/search/passage-terms.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
-import { analysePassages } from './analysis.ts';
+import { analysePassages, type AnalysedPassages } from './analysis.ts';
 
 /** The episode-level fields of the top-level index (the transcript has its own, sharded). */
 export const DOC_FIELDS = ['title', 'description', 'guests', 'topics', 'chapters'] as const satisfies readonly SearchField[];
@@ -87,6 +87,25 @@ export async function buildShardedIndex(
   boosts: Record<SearchField, number> = FIELD_BOOSTS,
   options: ShardOptions = {},
 ): Promise<ShardedIndex> {
+  return indexAnalysed(episodes, await analysePassages(passages, language), language, boosts, options, passages);
+}
+
+/**
+ * buildShardedIndex from the passages' analysis (analysis.ts: analysePassages, or analyseShow, which a rebuild answers
+ * without making unchanged episodes' passages). `passages`, the analysed ones in the same order, are needed only for
+ * the passage files (`passageFiles` not false).
+ */
+export async function indexAnalysed(
+  episodes: IndexedEpisode[],
+  analysed: AnalysedPassages,
+  language: string,
+  boosts: Record<SearchField, number> = FIELD_BOOSTS,
+  options: ShardOptions = {},
+  passages?: BuiltPassage[],
+): Promise<ShardedIndex> {
+  if (options.passageFiles !== false && passages?.length !== analysed.passages.length) {
+    throw new Error(`search index: the passage files need the ${analysed.passages.length} passages analysed, ${passages?.length ?? 'none'} given`);
+  }
   const shardBytes = options.shardBytes ?? SHARD_BYTES;
   const perTerm = options.passagesPerTerm ?? PASSAGES_PER_TERM;
   const lang = await loadLanguage(language);
@@ -149,7 +168,6 @@ export async function buildShardedIndex(
   // Pass 1: analyse everything once; document frequencies and field lengths. The passages' terms are interned
   // first, in the analysis's order, so that their ids are the analysis's own and its arrays serve as they are (a
   // copy through a map of ~24 million ids into ~100,000 new arrays at N = 1,000 otherwise).
-  const analysed = await analysePassages(passages, language);
   analysed.terms.forEach((t, i) => {
     if (intern(t) !== i) throw new Error(`search index: the analysis's term ${JSON.stringify(t)} is not its own ${i}th`);
   });
@@ -170,13 +188,15 @@ export async function buildShardedIndex(
     }
     return { id: e.id, fields };
   });
-  const byEpisode = new Map<number, BuiltPassage[]>();
-  for (const p of passages) {
-    let list = byEpisode.get(p.episode);
-    if (!list) byEpisode.set(p.episode, (list = []));
-    list.push(p);
+  // Each episode's passages, as their indexes into the analysis (an episode's groups in the order given).
+  const byEpisode = new Map<number, number[]>();
+  let at = 0;
+  for (const { episode, count } of analysed.groups) {
+    if (episode === undefined) throw new Error('search index: a passage without its episode');
+    let list = byEpisode.get(episode);
+    if (!list) byEpisode.set(episode, (list = []));
+    for (let k = 0; k < count; k++) list.push(at++);
   }
-  const analysedOf = new Map(passages.map((p, i) => [p, analysed.passages[i]!]));
   // A passage's distinct terms, counted in a vocabulary-wide array rather than a Set or Map per passage: ~100,000
   // passages at N = 1,000, where those cost seconds of the rebuild's critical path.
   const counter = new TermCounter(terms.length);
@@ -190,7 +210,7 @@ export async function buildShardedIndex(
     passageTerms.set(
       id,
       list.map((p) => {
-        const ids = analysedOf.get(p)!;
+        const ids = analysed.passages[p]!;
         const distinct = counter.count(ids);
         for (let k = 0; k < distinct; k++) {
           const term = counter.terms[k]!;
@@ -203,7 +223,7 @@ export async function buildShardedIndex(
       }),
     );
   }
-  const documentCount = docs.length + passages.length;
+  const documentCount = docs.length + analysed.passages.length;
   const average: Record<string, number> = {};
   for (const f of Object.keys(fieldSum)) average[f] = fieldSum[f]! / fieldCount[f]!;
   const idf = (id: number) => {
@@ -297,9 +317,10 @@ export async function buildShardedIndex(
   const askTerms = new Map<number, PassageTerms[]>();
   if (options.passageFiles !== false) {
     const analyzer = new Analyzer(lang, { unboundedCaches: true });
-    const wordsOf = new Map(passages.map((p, i) => [p, analysed.words[i]!]));
     for (const [episode, list] of byEpisode) {
-      const files = episodePassageFiles(episode, list, analysed.terms, list.map((p) => wordsOf.get(p)!), analyzer, perChunk);
+      const own = list.map((p) => passages![p]!);
+      if (own.some((p) => p.episode !== episode)) throw new Error(`search index: the passages given are not the ones analysed for episode ${episode}`);
+      const files = episodePassageFiles(episode, own, analysed.terms, list.map((p) => analysed.words[p]!), analyzer, perChunk);
       published.set(episode, files.chunks);
       askTerms.set(episode, files.terms);
     }
