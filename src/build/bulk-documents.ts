@@ -86,25 +86,30 @@ export function* showDocuments(content: LoadedContent, options: { gzipLevel?: nu
   yield [SEARCH_INDEX_PATH, text, gz];
 }
 
+/** The URL paths of a key's files, or them for the number of files kept under the key (episodeDocuments's `place`). */
+export type PlacePaths = readonly string[] | ((count: number) => readonly string[]);
+
 /**
  * The per-episode half: each episode's transcripts, chapters, record, passage chunks and their analyses for /ask (the
  * analysis shared with the index through the content cache when the other half runs on another thread, see
- * shareAnalysis). `place(key, paths)`: true when the caller has the files at `paths` kept under `key` (a cache of
- * earlier builds' files: src/integration/linked-files.ts); the key names what the files are made from and the code
- * that makes them (for the passage files, only when the parse cache is configured: it is that cache's key too).
+ * shareAnalysis). `place(key, paths)`: true when the caller has the files at `paths` (or at the paths for the number
+ * of files it has) kept under `key` (a cache of earlier builds' files: src/integration/linked-files.ts); the key
+ * names what the files are made from and the code that makes them (for the passage files, only when the parse cache
+ * is configured: it is that cache's key too).
  * `claim()`: the index (into content.episodes) of the next episode to do, shared with other threads doing the same
  * (each index is claimed once; one past the last or more: done); every episode in order without it.
  */
 export async function* episodeDocuments(
   content: LoadedContent,
-  options: { place?: (key: string, paths: readonly string[]) => boolean; claim?: () => number } = {},
+  options: { place?: (key: string, paths: PlacePaths) => boolean; claim?: () => number } = {},
 ): AsyncGenerator<BulkDocument> {
   const language = languageKey(content.show.language);
   const analyzer = new Analyzer(await loadLanguage(language), { unboundedCaches: true });
   const analyse = await episodeAnalyser(language);
   const identity = parseCacheDir() === undefined ? undefined : passageFilesIdentity(language);
   const transcriptsIdentity = options.place && transcriptFilesIdentity();
-  const place = (key: string | undefined, paths: readonly string[]) => options.place !== undefined && key !== undefined && paths.length > 0 && options.place(key, paths);
+  const place = (key: string | undefined, paths: PlacePaths) =>
+    options.place !== undefined && key !== undefined && (typeof paths === 'function' || paths.length > 0) && options.place(key, paths);
   const urls = siteUrls(content.show);
   let next = 0;
   const claim = options.claim ?? (() => next++);
@@ -120,13 +125,18 @@ export async function* episodeDocuments(
     }
     if (e.chapters?.length) yield [`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))];
     yield [RECORDS_PATH.replace('{id}', String(e.id)), JSON.stringify(serviceEpisode(urls, e))];
+    const paths = (pattern: string, chunks: number) => Array.from({ length: chunks }, (_, c) => pattern.replace('{id}', String(e.id)).replace('{chunk}', String(c)));
+    // The files are made from the episode's transcript (its digest names it): an unchanged episode's are found by it,
+    // without making its passages, their JSON and its hash (~1.5 s of CPU at 1,000 episodes). Two files a chunk.
+    const digest = e.transcript?.digest;
+    const byTranscript = identity && digest ? contentKey(identity, `${e.id}\0${e.transcript!.format}\0${digest}`) : undefined;
+    if (place(byTranscript, (files) => (files % 2 ? [] : [...paths(PASSAGES_PATH, files / 2), ...paths(PASSAGE_TERMS_PATH, files / 2)]))) continue;
     const passages = buildPassages([e]);
     if (!passages.length) continue;
-    const key = identity && contentKey(identity, JSON.stringify(passages));
+    const key = byTranscript ?? (identity && contentKey(identity, JSON.stringify(passages)));
     const chunks = Math.ceil(passages.length / PASSAGES_PER_CHUNK);
-    const paths = (pattern: string) => Array.from({ length: chunks }, (_, c) => pattern.replace('{id}', String(e.id)).replace('{chunk}', String(c)));
-    const chunkPaths = paths(PASSAGES_PATH);
-    const termPaths = paths(PASSAGE_TERMS_PATH);
+    const chunkPaths = paths(PASSAGES_PATH, chunks);
+    const termPaths = paths(PASSAGE_TERMS_PATH, chunks);
     if (place(key, [...chunkPaths, ...termPaths])) continue;
     const make = (): PassageFileTexts => {
       const { terms, words } = analyse(e.id, passages);
@@ -162,13 +172,20 @@ interface PassageFileTexts {
 }
 
 /**
- * What decides an episode's passage files besides its passages: the code of the search build and of the contract's
- * search modules (the analysis, the files' encoding, /ask's passage terms), Lunr's and its languages' versions.
+ * What decides an episode's passage files besides its transcript (or its passages): the code that makes its cues and
+ * of the search build and the contract's search modules (the passages, the analysis, the files' encoding, /ask's
+ * passage terms), Lunr's, its languages' and the SubRip parser's versions.
  */
 function passageFilesIdentity(language: string): string | undefined {
   const code = codeIdentity(
-    [new URL('./search/', import.meta.url), new URL('../../contract/search/', import.meta.url), new URL('../../contract/schemas/', import.meta.url)],
-    ['lunr', 'lunr-languages'],
+    [
+      new URL('./search/', import.meta.url),
+      new URL('../../contract/search/', import.meta.url),
+      new URL('../../contract/schemas/', import.meta.url),
+      // What makes the cues from the transcript's text: the files are kept by that text's digest.
+      ...['../content/srt.ts', '../content/vtt.ts', '../content/load.ts', '../content/cues-codec.ts'].map((m) => new URL(m, import.meta.url)),
+    ],
+    ['lunr', 'lunr-languages', 'srt-parser-2'],
   );
   return code && `passage-files\0${code}\0${language}`;
 }

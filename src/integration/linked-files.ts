@@ -14,6 +14,7 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path';
 import type { JobResult, Levels } from './precompress-job.ts';
 import { writeAtomic } from '../content/write-atomic.ts';
+import type { PlacePaths } from '../build/bulk-documents.ts';
 
 interface Entry {
   path: string;
@@ -37,16 +38,26 @@ export class LinkedFiles {
 
   /**
    * Places the files kept under `key` in `staging` at `paths` (URL paths), with their variants, adding their results
-   * to `done`; false when they are not all there (the caller makes them and hands each to keep()).
+   * to `done`; false when they are not all there (the caller makes them and hands each to keep()). `paths` may be
+   * the paths for the number of files kept, for a caller that knows them only once it has made the files: a false
+   * then leaves nothing for keep(), and the caller asks again with the paths of the files it makes.
    */
-  place(key: string, paths: readonly string[], staging: string, levelsOf: (path: string, bytes: number) => Levels, done: Map<string, JobResult>): boolean {
+  place(
+    key: string,
+    paths: PlacePaths,
+    staging: string,
+    levelsOf: (path: string, bytes: number) => Levels,
+    done: Map<string, JobResult>,
+  ): boolean {
     this.#used.add(key);
     const placed: string[] = [];
+    let wanted = typeof paths === 'function' ? undefined : paths;
     try {
       const entries = JSON.parse(readFileSync(join(this.#dir, `${key}.json`), 'utf8')) as Entry[];
-      if (entries.length !== paths.length) throw new Error('stale');
+      wanted ??= (paths as (count: number) => readonly string[])(entries.length);
+      if (entries.length !== wanted.length) throw new Error('stale');
       const results: Array<[string, JobResult]> = [];
-      paths.forEach((path, i) => {
+      wanted.forEach((path, i) => {
         const { levels, result } = entries[i]!;
         const wanted = levelsOf(path, result.size);
         if (entries[i]!.path !== path || wanted.br !== levels.br || wanted.gz !== levels.gz) throw new Error('stale');
@@ -67,6 +78,7 @@ export class LinkedFiles {
     } catch {
       // Not cached, or not all of it: the caller makes them. What was linked goes, so that nothing writes through a link.
       for (const file of placed) rmSync(file, { force: true });
+      if (typeof paths === 'function') return false;
       const entry = { key, entries: new Array<Entry>(paths.length), files: new Array<string>(paths.length), left: paths.length };
       paths.forEach((path, index) => this.#pending.set(path, { index, entry }));
       return false;
