@@ -8,8 +8,8 @@
  * it waiting on writes awaited one by one). Each worker reads the content again (src/content/site.ts; a transcript
  * is parsed by whichever thread comes to it first, the others read it from the content cache), writes into a staging folder
  * beside Astro's cache and compresses each file as it comes; the search part hands its files' writing and
- * compression, and the semantic artifact, each to a thread of its own, as its work comes last, when the other
- * threads are done. Once precompress has compressed Astro's pages (astro:build:done) they are moved into the
+ * compression to two threads of their own and the semantic artifact to another, as its work comes last, when the
+ * other threads are done. Once precompress has compressed Astro's pages (astro:build:done) they are moved into the
  * output with their .br/.gz, and precompress takes them as done; the content check's cache upkeep comes after
  * both (see astro.config.mjs). Their routes list no paths in a build with this integration.
  */
@@ -189,10 +189,11 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
   const gzipLevel = levelsFor(SEARCH_INDEX_PATH, 0).gz;
   const documents =
     part === 'episodes' ? chain(showDocuments(content, { gzipLevel }), perEpisode) : chain(searchDocuments(content, { semanticThread: true }), perEpisode);
-  // The search part compresses on a thread of its own: its shards come last, when the other threads are done (in a
-  // rebuild at 1,000 episodes their ~4 s of gzip were the build's tail, one core idle). The episodes part keeps
+  // The search part compresses on threads of its own: its shards come last, when the other threads are done (in a
+  // rebuild at 1,000 episodes their ~4 s of gzip were the build's tail, one core idle). Two: with one, a profiled
+  // rebuild at 1,104 episodes still ended on ~2.5 s of it alone, the index's thread idle. The episodes part keeps
   // compressing on its own thread: it is never the last one out.
-  const compressor = part === 'search' ? new CompressQueue() : undefined;
+  const compressor = part === 'search' ? new CompressQueue({ threads: 2 }) : undefined;
   const dirs = new Set<string>();
   let files = 0;
   let bytes = 0;
@@ -205,9 +206,9 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
         dirs.add(dir);
       }
       const body = Buffer.from(text);
-      // The job writes the file (Job.write), on whichever thread runs it: the search part's compression thread
+      // The job writes the file (Job.write), on whichever thread runs it: the search part's compression threads
       // for that part. At 2,000 episodes creating its ~2,800 shard files took 4.5 s of this thread in a profiled
-      // rebuild, the last thread to finish, while that one was idle two thirds of the time.
+      // rebuild, the last thread to finish, while its one compression thread then was idle two thirds of the time.
       const levels = levelsFor(path, body.byteLength);
       const compressed = (result: JobResult) => {
         done.set(path, result);

@@ -34,7 +34,7 @@ export interface Job {
   gz?: Uint8Array;
   /**
    * Write `body` to `file` first: the caller has not. The bulk documents' producers write this way
-   * (src/integration/bulk-documents.ts), so that the search part's files are written by its compression thread:
+   * (src/integration/bulk-documents.ts), so that the search part's files are written by its compression threads:
    * creating a file is a system call that can cost a millisecond, and that part's own thread is a rebuild's last.
    */
   write?: boolean;

@@ -147,7 +147,7 @@ describe('precompress', () => {
 
   it('compresses a producer\'s documents on its thread, each result handed back, the bodies waiting bounded', async () => {
     const root = temp('compress-queue');
-    const queue = new CompressQueue(1);
+    const queue = new CompressQueue({ maxQueued: 1 });
     const results: string[] = [];
     const resultsWhenQueued: number[] = [];
     try {
@@ -168,7 +168,33 @@ describe('precompress', () => {
     for (const file of results) expect(gunzipSync(readFileSync(`${file}.gz`))).toEqual(readFileSync(file));
   });
 
-  it('writes the file itself when the job says so (the producer hands its writes to the compression thread)', async () => {
+  it('compresses on as many threads as it is given, every result handed back', async () => {
+    const root = temp('compress-queue-threads');
+    const queue = new CompressQueue({ threads: 2 });
+    const results = new Map<string, JobResult>();
+    const files = Array.from({ length: 6 }, (_, n) => join(root, `${n}.json`));
+    try {
+      expect(queue.threads).toBe(2);
+      for (const [n, file] of files.entries()) {
+        const body = Buffer.from(JSON.stringify({ t: text(20 + 5 * n) }));
+        await queue.run({ file, body, levels: { gz: 5 }, write: true }, (r) => results.set(r.file, r));
+      }
+      await queue.drain();
+    } finally {
+      await queue.close();
+    }
+    expect([...results.keys()].sort()).toEqual([...files].sort());
+    for (const file of files) {
+      expect(gunzipSync(readFileSync(`${file}.gz`))).toEqual(readFileSync(file));
+      expect(results.get(file)?.size).toBe(readFileSync(file).byteLength);
+    }
+    // Never none: the producer does not compress on its own thread.
+    const one = new CompressQueue({ threads: 0 });
+    expect(one.threads).toBe(1);
+    await one.close();
+  });
+
+  it('writes the file itself when the job says so (the producer hands its writes to the compression threads)', async () => {
     const root = temp('compress-queue-write');
     const queue = new CompressQueue();
     const file = join(root, 'shard.json');

@@ -229,19 +229,24 @@ export class CompressPool {
 }
 
 /**
- * Precompress jobs for a producer that must not wait for each one: run on one worker thread (CompressPool), with at
- * most `maxQueued` bytes of bodies waiting (documents come faster than they compress, and a whole show's would
- * otherwise wait in memory). The bulk documents' search part compresses through it.
+ * Precompress jobs for a producer that must not wait for each one: run on worker threads (CompressPool, one unless
+ * asked for more), with at most `maxQueued` bytes of bodies waiting (documents come faster than they compress, and a
+ * whole show's would otherwise wait in memory). The bulk documents' search part compresses through it.
  */
 export class CompressQueue {
-  readonly #pool = new CompressPool(1);
+  readonly #pool: CompressPool;
   readonly #pending: Array<{ bytes: number; done: Promise<void> }> = [];
   readonly #maxQueued: number;
   #queued = 0;
   #failure: unknown;
 
-  constructor(maxQueued = 64 * 1024 * 1024) {
+  constructor({ maxQueued = 64 * 1024 * 1024, threads = 1 }: { maxQueued?: number; threads?: number } = {}) {
     this.#maxQueued = maxQueued;
+    this.#pool = new CompressPool(Math.max(1, threads));
+  }
+
+  get threads(): number {
+    return this.#pool.size;
   }
 
   /**
