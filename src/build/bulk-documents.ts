@@ -26,6 +26,7 @@ import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
 import type { LoadedContent } from '../content/load.ts';
+import { CUE_MAKERS } from '../content/cue-makers.ts';
 
 const FLAG = Symbol.for('podcast-listener-service.bulk-documents');
 
@@ -183,9 +184,9 @@ function passageFilesIdentity(language: string): string | undefined {
       new URL('../../contract/search/', import.meta.url),
       new URL('../../contract/schemas/', import.meta.url),
       // What makes the cues from the transcript's text: the files are kept by that text's digest.
-      ...['../content/srt.ts', '../content/vtt.ts', '../content/load.ts', '../content/cues-codec.ts'].map((m) => new URL(m, import.meta.url)),
+      ...CUE_MAKERS.sources,
     ],
-    ['lunr', 'lunr-languages', 'srt-parser-2'],
+    ['lunr', 'lunr-languages', ...CUE_MAKERS.packages],
   );
   return code && `passage-files\0${code}\0${language}`;
 }
