@@ -51,13 +51,12 @@ export class LinkedFiles {
   ): boolean {
     this.#used.add(key);
     const placed: string[] = [];
-    let wanted = typeof paths === 'function' ? undefined : paths;
     try {
       const entries = JSON.parse(readFileSync(join(this.#dir, `${key}.json`), 'utf8')) as Entry[];
-      wanted ??= (paths as (count: number) => readonly string[])(entries.length);
-      if (entries.length !== wanted.length) throw new Error('stale');
+      const targets = typeof paths === 'function' ? paths(entries.length) : paths;
+      if (entries.length !== targets.length) throw new Error('stale');
       const results: Array<[string, JobResult]> = [];
-      wanted.forEach((path, i) => {
+      targets.forEach((path, i) => {
         const { levels, result } = entries[i]!;
         const wanted = levelsOf(path, result.size);
         if (entries[i]!.path !== path || wanted.br !== levels.br || wanted.gz !== levels.gz) throw new Error('stale');
