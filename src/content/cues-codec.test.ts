@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CUES_CODEC, type ParsedCues } from './cues-codec.ts';
+import { CUES_CODEC, peekCues, type ParsedCues } from './cues-codec.ts';
 import { parseSrt } from './srt.ts';
 
 const roundTrip = (value: ParsedCues) => CUES_CODEC.decode(CUES_CODEC.encode(value));
@@ -40,4 +40,20 @@ describe('CUES_CODEC', () => {
     const bytes = CUES_CODEC.encode({ cues: [{ start: 1, end: 2, text: 'hello' }, { start: 2, end: 3, text: 'world' }], problems: [] });
     expect(() => CUES_CODEC.decode(bytes.subarray(0, bytes.byteLength - 3))).toThrow();
   });
+
+  it('summarises an entry without its cues: their number, the last end, the problems (peekCues), as decode gives them', () => {
+    for (const value of [
+      parseSrt('1\n00:00:01,000 --> 00:00:02,500\nHello.\n\n2\n00:00:03,000 --> 00:01:04,250\nAgain.'),
+      parseSrt('1\n00:00:01,000 --> 00:00:02,500\nHello\n\nnot a cue\n'),
+      { cues: [], problems: [] },
+      { cues: [{ start: 1, end: 2.5, text: 'broken \ud800 pair' }], problems: [] },
+    ] satisfies ParsedCues[]) {
+      const bytes = CUES_CODEC.encode(value);
+      const decoded = CUES_CODEC.decode(bytes);
+      expect(peekCues(bytes)).toEqual({ count: decoded.cues.length, lastEnd: decoded.cues.at(-1)?.end, problems: decoded.problems });
+    }
+    const bytes = CUES_CODEC.encode(parseSrt('1\n00:00:01,000 --> 00:00:02,500\nHello.'));
+    expect(() => peekCues(bytes.subarray(0, bytes.byteLength - 10))).toThrow(/damaged/);
+  });
 });
+

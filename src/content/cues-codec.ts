@@ -51,3 +51,25 @@ export const CUES_CODEC: Codec<ParsedCues> = {
     return { cues, problems: head.problems };
   },
 };
+
+/** What an entry says of its transcript without making a cue: how many, where the last one ends, the problems. */
+export interface CuesSummary {
+  count: number;
+  /** The last cue's end (seconds); undefined without cues. */
+  lastEnd: number | undefined;
+  problems: SrtProblem[];
+}
+
+/**
+ * CUES_CODEC.decode's summary, read from the head and one time of the body: for a thread that needs an episode's
+ * cues only if its search analysis is not kept (src/content/load.ts, loadCuesOnDemand). Throws on an entry too short
+ * for its head, as decode does.
+ */
+export function peekCues(bytes: Uint8Array): CuesSummary {
+  const { head, body } = unframed<Head>(bytes, 8);
+  if ('json' in head) return { count: head.json.cues.length, lastEnd: head.json.cues.at(-1)?.end, problems: head.json.problems };
+  const n = head.count;
+  if (body.byteLength < 20 * n) throw new Error('damaged cues entry');
+  const lastEnd = n ? new DataView(body.buffer, body.byteOffset, body.byteLength).getFloat64(16 * n - 8, true) : undefined;
+  return { count: n, lastEnd, problems: head.problems };
+}

@@ -17,8 +17,8 @@ import { formatDuration, parseDuration } from '../../contract/duration.ts';
 import { MARKDOWN_OPTIONS, markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrtBlocks, srtCues, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
-import { cachedByContent, cachedParse, ensureParsed, PARSE_CACHE_VERSION } from './parse-cache.ts';
-import { CUES_CODEC } from './cues-codec.ts';
+import { cachedByContent, cachedParse, cachedParseBytes, ensureParsed, PARSE_CACHE_VERSION } from './parse-cache.ts';
+import { CUES_CODEC, peekCues } from './cues-codec.ts';
 import { claimedTranscript } from './transcript-prewarm.ts';
 import { checkCategories } from './itunes-categories.ts';
 import { closestWord } from './did-you-mean.ts';
@@ -251,6 +251,8 @@ function loadEpisode(
   const before = errors.length;
 
   let cues: Cue[] | null = null;
+  /** With loadCuesOnDemand: a SubRip transcript's cues, made when first read. */
+  let onDemand: { count: number; lastEnd: number | undefined; cues: () => Cue[] } | undefined;
   let transcript: LoadedEpisode['transcript'] = null;
   if (fmData.srtFile && fmData.transcriptFile) {
     errors.push(`${file}: transcriptFile and srtFile are both set; keep one (transcriptFile takes .srt or .vtt)`);
@@ -263,16 +265,25 @@ function loadEpisode(
       errors.push(`${file}: ${transcriptField} "${transcriptName}" does not exist in ${rel(dirs.transcripts)}/`);
     } else {
       const format = transcriptName.endsWith('.vtt') ? 'vtt' : 'srt';
-      const {
-        parsed: { cues: parsedCues, problems },
-        digest,
-      } = claimedTranscript(srtPath, () => parseTranscript(format, readFileSync(srtPath, 'utf8')));
-      for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
-      if (!problems.length) {
-        // SubRip's cues are start, end and text already; WebVTT's carry their lines too, which pages do not show.
-        // (Copying a million cues of a 1,000-episode show was ~0.7 s on each of the build's three threads.)
-        cues = format === 'srt' ? parsedCues : parsedCues.map(({ start, end, text: t }) => ({ start, end, text: t }));
-        transcript = { path: srtPath, format, digest };
+      if (format === 'srt' && cuesOnDemand) {
+        const { summary, digest, cues: made } = claimedTranscript(srtPath, () => summarisedSrt(srtPath, rel));
+        for (const p of summary.problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
+        if (!summary.problems.length) {
+          onDemand = { count: summary.count, lastEnd: summary.lastEnd, cues: made };
+          transcript = { path: srtPath, format, digest };
+        }
+      } else {
+        const {
+          parsed: { cues: parsedCues, problems },
+          digest,
+        } = claimedTranscript(srtPath, () => parseTranscript(format, readFileSync(srtPath, 'utf8')));
+        for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
+        if (!problems.length) {
+          // SubRip's cues are start, end and text already; WebVTT's carry their lines too, which pages do not show.
+          // (Copying a million cues of a 1,000-episode show was ~0.7 s on each of the build's three threads.)
+          cues = format === 'srt' ? parsedCues : parsedCues.map(({ start, end, text: t }) => ({ start, end, text: t }));
+          transcript = { path: srtPath, format, digest };
+        }
       }
     }
   }
@@ -296,7 +307,9 @@ function loadEpisode(
     ? parseDuration(fmData.duration)!
     : cues?.length
       ? Math.floor(cues[cues.length - 1]!.end)
-      : undefined;
+      : onDemand?.count
+        ? Math.floor(onDemand.lastEnd!)
+        : undefined;
   for (const chapter of fmData.chapters) {
     const at = parseDuration(chapter.start)!;
     if (seconds !== undefined && at > seconds) {
@@ -316,7 +329,7 @@ function loadEpisode(
     duration: seconds !== undefined ? (fmData.duration ?? formatDuration(seconds)) : undefined,
     seconds,
     guid,
-    hasSrt: cues !== null,
+    hasSrt: cues !== null || onDemand !== undefined,
     // Whatever the editor supplied, the SubRip copy is published under this name (the contract's srtFile).
     srtFile: transcriptName ? transcriptName.replace(/\.(srt|vtt)$/, '.srt') : undefined,
     transcript,
@@ -328,6 +341,17 @@ function loadEpisode(
     audioType: audioType ?? mimeOfAudioFile(fmData.audioFile),
     episodeType,
   };
+  if (onDemand) {
+    // In its place among the fields, so that a copy, JSON or a structured clone reads it as they read a value.
+    let made: Cue[] | undefined;
+    const make = onDemand.cues;
+    Object.defineProperty(episode, 'cues', {
+      enumerable: true,
+      configurable: true,
+      get: () => (made ??= make()),
+      set: (value: Cue[]) => void (made = value),
+    });
+  }
   return episode;
 }
 
@@ -402,6 +426,53 @@ export function isJsonData(value: unknown): boolean {
 function parseTranscript(format: 'srt' | 'vtt', text: string): { parsed: ReturnType<typeof srtCues> | ReturnType<typeof parseVtt>; digest: string } {
   const digest = transcriptDigest(text);
   return { parsed: format === 'vtt' ? cachedParse(parseVtt, text, undefined, digest) : cachedParse(parseSrtKeepingBlocks, text, CUES_CODEC, digest), digest };
+}
+
+/**
+ * This thread's loads give a SubRip transcript's cues (LoadedEpisode.cues) when they are first read, not as the
+ * content loads: decoded then from the content cache entry read at load time, and kept. For a thread that reads
+ * few of them: the bulk documents' search part reads an episode's cues only when its search analysis is not kept
+ * (src/build/search/analysis.ts, analyseShow), and at 1,000 hour-long episodes the ~900,000 cue objects it decoded
+ * and then held were ~0.6 s of a one-episode rebuild (alternated rebuilds, bench/RESULTS.md). Everything else about
+ * the episode is the same; WebVTT's cues are made as they load.
+ */
+export function loadCuesOnDemand(on: boolean): void {
+  cuesOnDemand = on;
+}
+
+let cuesOnDemand = false;
+
+/**
+ * A SubRip transcript's digest and what its cache entry says of it (peekCues), with its cues made on request: from
+ * the entry's bytes, or, were they damaged, from the file parsed again if it still holds the text the digest names.
+ */
+function summarisedSrt(path: string, rel: (p: string) => string): { summary: ReturnType<typeof peekCues>; digest: string; cues: () => Cue[] } {
+  const text = readFileSync(path, 'utf8');
+  const digest = transcriptDigest(text);
+  let bytes: Uint8Array | undefined = cachedParseBytes(parseSrtKeepingBlocks, text, CUES_CODEC, digest);
+  let summary: ReturnType<typeof peekCues>;
+  try {
+    summary = peekCues(bytes);
+  } catch {
+    bytes = CUES_CODEC.encode(parseSrtKeepingBlocks(text));
+    summary = peekCues(bytes);
+  }
+  const cues = () => {
+    const kept = bytes;
+    // The episode keeps what this returns: the entry's bytes are not needed again.
+    bytes = undefined;
+    if (kept) {
+      try {
+        return CUES_CODEC.decode(kept).cues;
+      } catch {
+        // Damaged past its head: parsed again below.
+      }
+    }
+    const again = readFileSync(path, 'utf8');
+    if (transcriptDigest(again) !== digest) throw new Error(`${rel(path)} changed while the build was reading it`);
+    return parseSrtKeepingBlocks(again).cues;
+  };
+  return { summary, digest, cues };
 }
 
 /** parseTranscript's result kept in the content cache for another thread (the prewarm helper), nothing returned. */

@@ -104,6 +104,14 @@ export function cachedParse<T>(parse: (text: string) => T, text: string, codec?:
 }
 
 /**
+ * cachedParse's entry as it is kept (`codec`'s bytes), under the same key, for a caller that decodes it only if it
+ * needs the value (src/content/load.ts, loadCuesOnDemand). Without a cache folder, parse(text) encoded.
+ */
+export function cachedParseBytes<T>(parse: (text: string) => T, text: string, codec: Codec<T>, textSha1?: string): Uint8Array {
+  return cached(parseKey(parse, text, codec, textSha1), () => codec.encode(parse(text)), BINARY_ENTRY, BYTES_CODEC);
+}
+
+/**
  * cachedParse for a result another thread will read: parsed and kept when it is not kept yet, nothing read back when
  * it is (a rebuild's transcripts are all kept, and reading one is ~1 ms of JSON for nothing).
  */

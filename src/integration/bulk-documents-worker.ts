@@ -7,6 +7,7 @@ import { workerData } from 'node:worker_threads';
 import { configureParseCache, parseCacheUsage } from '../content/parse-cache.ts';
 import { shareAnalysis } from '../build/search/analysis.ts';
 import { getContent } from '../content/site.ts';
+import { loadCuesOnDemand } from '../content/load.ts';
 import { useTranscriptClaims } from '../content/transcript-prewarm.ts';
 import { reportToParent } from '../build/thread-report.ts';
 import { produce, type Part, type WorkerReport, type WorkerSetup } from './bulk-documents.ts';
@@ -15,6 +16,8 @@ const { part, parseCache, claims, transcripts, ...setup } = workerData as Worker
 configureParseCache(parseCache);
 // This thread may load the content while the main thread does (see bulk-documents.ts): a transcript is parsed once.
 useTranscriptClaims(transcripts);
+// The search part reads an episode's cues only to analyse it, and a rebuild's kept analysis needs none (load.ts).
+loadCuesOnDemand(part === 'search');
 await reportToParent(async (): Promise<WorkerReport> => {
   const { episodes } = getContent();
   useTranscriptClaims(undefined);
