@@ -33,4 +33,14 @@ describe('page keys', () => {
     expect(shown({ ...episode, transcript: null }, { cues: true })).toHaveProperty('cues', episode.cues);
     expect(shown(episode, { cues: true })).not.toHaveProperty('file');
   });
+
+  it('read no cues when the digest names them (a build makes them only on demand, src/content/load.ts)', () => {
+    const onDemand = { ...episode };
+    Object.defineProperty(onDemand, 'cues', { enumerable: true, get: () => expect.unreachable('cues read for a key') });
+    expect(shown(onDemand, { cues: true })).toEqual(shown(episode, { cues: true }));
+    expect(shown(onDemand, { cues: false })).toEqual(shown(episode, { cues: false }));
+    // The same fields in the same order as before (the keys of every kept page stay the same).
+    expect(Object.keys(shown(episode, { cues: true }))).toEqual(['id', 'title', 'transcript', 'cues']);
+  });
 });
+

@@ -26,6 +26,9 @@ type Keyed = { cues?: unknown; file?: unknown; transcript?: { format: string; di
  * cues for the keys was ~0.7-1 s of a rebuild's main thread, the digest is made while the transcript is read.
  */
 export function shown<E extends Keyed>(episode: E, options: { cues: boolean }): Record<string, unknown> {
-  const { cues, file: _file, transcript, ...rest } = episode;
-  return { ...rest, transcript: transcript ? transcript.format : null, ...(options.cues ? { cues: transcript?.digest ?? cues } : {}) };
+  // The fields by name: destructuring `...rest` would read `cues`, which a thread may make only on demand (src/content/load.ts).
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(episode)) if (key !== 'cues' && key !== 'file' && key !== 'transcript') rest[key] = episode[key as keyof E];
+  const { transcript } = episode;
+  return { ...rest, transcript: transcript ? transcript.format : null, ...(options.cues ? { cues: transcript?.digest ?? episode.cues } : {}) };
 }

@@ -14,6 +14,7 @@ import { configureParseCache, parseCacheFolder, parseCacheSummary, pruneParseCac
 import { formatNotes, formatProblems } from '../content/report.ts';
 import { contentDir, contentEdited, loadSharedContent } from '../content/site.ts';
 import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
+import { loadCuesOnDemand } from '../content/load.ts';
 
 /** How long `astro dev` waits after an edit to the content folder for more before it reloads the pages. */
 const RELOAD_DEBOUNCE_MS = 100;
@@ -32,6 +33,9 @@ export function contentCheck(): AstroIntegration {
         // A large show's transcripts are parsed on two threads (src/content/transcript-prewarm.ts).
         const prewarm = command === 'build' ? prewarmTranscripts(join(dir, 'transcripts')) : undefined;
         let loaded: ReturnType<typeof loadSharedContent>;
+        // A build renders the pages of a few episodes with their transcripts and keeps the rest (src/integration/kept-pages.ts):
+        // their cues are made when a page reads them (src/content/load.ts), not a million of them as the content loads.
+        loadCuesOnDemand(command === 'build');
         try {
           loaded = loadSharedContent(dir);
         } finally {
