@@ -86,6 +86,24 @@ describe('bulk documents', () => {
       const again = [...showDocuments(content, { gzipLevel: 5 })][0]!;
       expect(Buffer.from(again[2]!).equals(Buffer.from(gz!))).toBe(true);
       expect(pieces()).toBe(content.episodes.length);
+      // Each transcript's text is kept by its digest: the next build reads no transcript's cues (a build makes them on
+      // demand, src/content/load.ts).
+      let reads = 0;
+      const counted = content.episodes.map((e) => {
+        if (!e.transcript) return e;
+        const copy = { ...e };
+        Object.defineProperty(copy, 'cues', { enumerable: true, get: () => (reads++, e.cues) });
+        return copy;
+      });
+      expect([...showDocuments({ ...content, episodes: counted }, { gzipLevel: 5 })][0]![1]).toBe(route);
+      expect(reads).toBe(0);
+      // Another transcript (another digest) is read from its cues.
+      const edited = content.episodes.map((e) =>
+        e.id === 1 && e.transcript ? { ...e, transcript: { ...e.transcript, digest: 'edited' }, cues: [{ start: 0, end: 1, text: 'Edited words.' }] } : e,
+      );
+      const editedText = [...showDocuments({ ...content, episodes: edited }, { gzipLevel: 5 })][0]![1];
+      expect(editedText).toBe(JSON.stringify(buildSearchIndexJson(edited)));
+      expect(editedText).toContain('Edited words.');
     } finally {
       configureParseCache(undefined);
       rmSync(dir, { recursive: true, force: true });

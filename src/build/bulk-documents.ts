@@ -20,8 +20,8 @@ import { PASSAGES_PER_CHUNK } from '../../contract/schemas/search-passages.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
 import { codeIdentity } from './code-identity.ts';
-import { BYTES_CODEC, cachedBytesByKey, contentKey, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
-import { buildSearchIndexJson, searchIndexDocument } from './search/search-index-document.ts';
+import { BYTES_CODEC, cachedByContent, cachedBytesByKey, contentKey, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
+import { buildSearchIndexJson, cueTexts, searchIndexDocument } from './search/search-index-document.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
@@ -80,11 +80,27 @@ export function* showDocuments(content: LoadedContent, options: { gzipLevel?: nu
     yield [SEARCH_INDEX_PATH, JSON.stringify(buildSearchIndexJson(content.episodes))];
     return;
   }
-  const { text, gz } = searchIndexDocument(content.episodes, gzipLevel, (identity, input, make) =>
-    // Not counted as per-episode work (parseCacheSummary): ~2 ms of gzip an episode.
-    cachedBytesByKey(contentKey(identity, input), make, BYTES_CODEC, { counted: false }),
+  const code = parseCacheDir() === undefined ? undefined : searchIndexTextIdentity();
+  const { text, gz } = searchIndexDocument(
+    content.episodes,
+    gzipLevel,
+    (identity, input, make) =>
+      // Not counted as per-episode work (parseCacheSummary): ~2 ms of gzip an episode.
+      cachedBytesByKey(contentKey(identity, input), make, BYTES_CODEC, { counted: false }),
+    // Kept by the transcript's digest, so that an unchanged episode's cues are not made (the content loads them on
+    // demand: src/content/load.ts).
+    (e) =>
+      code && e.transcript
+        ? cachedByContent(code, `${e.transcript.format}\0${e.transcript.digest}`, () => cueTexts(e), { counted: false })
+        : cueTexts(e),
   );
   yield [SEARCH_INDEX_PATH, text, gz];
+}
+
+/** What makes an episode's transcript text in /search-index.json from the transcript: the joining and the cue makers. */
+function searchIndexTextIdentity(): string | undefined {
+  const code = codeIdentity([new URL('./search/search-index-document.ts', import.meta.url), ...CUE_MAKERS.sources], CUE_MAKERS.packages);
+  return code && `search-index-text\0${code}`;
 }
 
 /** The URL paths of a key's files, or them for the number of files kept under the key (episodeDocuments's `place`). */

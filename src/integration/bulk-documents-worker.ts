@@ -16,8 +16,9 @@ const { part, parseCache, claims, transcripts, ...setup } = workerData as Worker
 configureParseCache(parseCache);
 // This thread may load the content while the main thread does (see bulk-documents.ts): a transcript is parsed once.
 useTranscriptClaims(transcripts);
-// The search part reads an episode's cues only to analyse it, and a rebuild's kept analysis needs none (load.ts).
-loadCuesOnDemand(part === 'search');
+// Each part reads an episode's cues only to make what is not kept from the last build: the search part its analysis,
+// the episodes part its passages and /search-index.json's text (load.ts).
+loadCuesOnDemand(true);
 await reportToParent(async (): Promise<WorkerReport> => {
   const { episodes } = getContent();
   useTranscriptClaims(undefined);
