@@ -70,8 +70,11 @@ describe('loadCuesOnDemand', () => {
     same(onDemand(SAMPLE).content);
     const cache = folder();
     onDemand(SAMPLE, cache);
-    for (const name of readdirSync(cache).filter((n) => n.endsWith('.bin'))) writeFileSync(join(cache, name), 'not an entry');
+    const damaged = readdirSync(cache).filter((n) => n.endsWith('.bin'));
+    for (const name of damaged) writeFileSync(join(cache, name), 'not an entry');
     same(onDemand(SAMPLE, cache).content);
+    // And the damaged entries were replaced: the next load reads them.
+    for (const name of damaged) expect(readFileSync(join(cache, name), 'utf8'), name).not.toBe('not an entry');
   });
 
   it('parses a transcript again when its entry is damaged past the head, unless the file changed meanwhile', () => {

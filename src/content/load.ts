@@ -430,11 +430,13 @@ function parseTranscript(format: 'srt' | 'vtt', text: string): { parsed: ReturnT
 
 /**
  * This thread's loads give a SubRip transcript's cues (LoadedEpisode.cues) when they are first read, not as the
- * content loads: decoded then from the content cache entry read at load time, and kept. For a thread that reads
- * few of them: the bulk documents' search part reads an episode's cues only when its search analysis is not kept
- * (src/build/search/analysis.ts, analyseShow), and at 1,000 hour-long episodes the ~900,000 cue objects it decoded
- * and then held were ~0.6 s of a one-episode rebuild (alternated rebuilds, bench/RESULTS.md). Everything else about
- * the episode is the same; WebVTT's cues are made as they load.
+ * content loads: decoded then from the content cache entry read at load time, and kept. For the threads of a build,
+ * which read few of them in a rebuild: Astro's pages render a changed episode's transcript and keep the others
+ * (src/integration/content-check.ts turns this on), the bulk documents' search part reads an episode's cues only
+ * when its search analysis is not kept (src/build/search/analysis.ts, analyseShow), and their per-episode part only
+ * for files not kept (src/integration/bulk-documents-worker.ts). Each of the three decoded and held ~900,000 cue
+ * objects at 1,000 hour-long episodes; a one-episode rebuild now decodes a few episodes' (bench/RESULTS.md, thirty-
+ * ninth session). Everything else about the episode is the same; WebVTT's cues are made as they load.
  */
 export function loadCuesOnDemand(on: boolean): void {
   cuesOnDemand = on;
@@ -454,7 +456,8 @@ function summarisedSrt(path: string, rel: (p: string) => string): { summary: Ret
   try {
     summary = peekCues(bytes);
   } catch {
-    bytes = CUES_CODEC.encode(parseSrtKeepingBlocks(text));
+    // A damaged entry: cachedParse finds it so, parses again and replaces it.
+    bytes = CUES_CODEC.encode(cachedParse(parseSrtKeepingBlocks, text, CUES_CODEC, digest));
     summary = peekCues(bytes);
   }
   const cues = () => {
