@@ -18,22 +18,20 @@ import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { LoadedEpisode } from '../../content/load.ts';
 
-/** The text of each episode's SearchIndex entry: its title, description and transcript's words. */
-function searchIndexText(episode: Pick<LoadedEpisode, 'title' | 'desc' | 'cues'>, transcriptText: TranscriptText = cueTexts): string {
-  return [episode.title, episode.desc ?? '', transcriptText(episode)].filter(Boolean).join('\n\n');
+/** The text of each episode's SearchIndex entry: its title, description and transcript's words (`transcript`). */
+function searchIndexText(episode: Pick<LoadedEpisode, 'title' | 'desc'>, transcript: string): string {
+  return [episode.title, episode.desc ?? '', transcript].filter(Boolean).join('\n\n');
 }
 
 /**
  * An episode's transcript as its entry holds it: its cues' texts, one space between. The build keeps it by the
  * transcript's digest (src/build/bulk-documents.ts), so that a rebuild makes no cue of an unchanged episode.
  */
-export type TranscriptText = (episode: Pick<LoadedEpisode, 'cues'>) => string;
-
-export const cueTexts: TranscriptText = (episode) => (episode.cues ?? []).map((c) => c.text).join(' ');
+export const cueTexts = (episode: Pick<LoadedEpisode, 'cues'>): string => (episode.cues ?? []).map((c) => c.text).join(' ');
 
 /** The contract's SearchIndex as an object (the route serves it in `astro dev`; tests compare against it). */
 export function buildSearchIndexJson(episodes: ReadonlyArray<Pick<LoadedEpisode, 'id' | 'title' | 'desc' | 'cues'>>): Record<string, string> {
-  const entries = [...episodes].sort((a, b) => a.id - b.id).map((e) => [String(e.id), searchIndexText(e)] as const);
+  const entries = [...episodes].sort((a, b) => a.id - b.id).map((e) => [String(e.id), searchIndexText(e, cueTexts(e))] as const);
   return SearchIndexSchema.parse(Object.fromEntries(entries));
 }
 
@@ -67,7 +65,7 @@ export function searchIndexDocument<E extends Pick<LoadedEpisode, 'id' | 'title'
   // (another zlib may compress the same text to other bytes, equally valid).
   const identity = `search-index-piece\0v1\0level ${level}\0zlib ${process.versions.zlib}`;
   const sorted = [...episodes].sort((a, b) => a.id - b.id);
-  const entries = sorted.map((e, i) => `${i === 0 ? '{' : ','}${JSON.stringify(String(e.id))}:${JSON.stringify(searchIndexText(e, () => transcriptText(e)))}`);
+  const entries = sorted.map((e, i) => `${i === 0 ? '{' : ','}${JSON.stringify(String(e.id))}:${JSON.stringify(searchIndexText(e, transcriptText(e)))}`);
   entries.push(sorted.length ? '}' : '{}');
   const pieces: Uint8Array[] = [GZIP_HEADER];
   let window: Buffer = Buffer.alloc(0);
