@@ -19,14 +19,13 @@ import { siteUrls } from './urls.ts';
 import { PASSAGES_PER_CHUNK } from '../../contract/schemas/search-passages.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
-import { codeIdentity } from './code-identity.ts';
+import { codeIdentity, cuesCodeIdentity } from './code-identity.ts';
 import { BYTES_CODEC, cachedByContent, cachedBytesByKey, contentKey, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
 import { buildSearchIndexJson, cueTexts, searchIndexDocument } from './search/search-index-document.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
 import type { LoadedContent } from '../content/load.ts';
-import { CUE_MAKERS } from '../content/cue-makers.ts';
 
 const FLAG = Symbol.for('podcast-listener-service.bulk-documents');
 
@@ -99,7 +98,7 @@ export function* showDocuments(content: LoadedContent, options: { gzipLevel?: nu
 
 /** What makes an episode's transcript text in /search-index.json from the transcript: the joining and the cue makers. */
 function searchIndexTextIdentity(): string | undefined {
-  const code = codeIdentity([new URL('./search/search-index-document.ts', import.meta.url), ...CUE_MAKERS.sources], CUE_MAKERS.packages);
+  const code = cuesCodeIdentity([new URL('./search/search-index-document.ts', import.meta.url)]);
   return code && `search-index-text\0${code}`;
 }
 
@@ -194,15 +193,10 @@ interface PassageFileTexts {
  * passage terms), Lunr's, its languages' and the SubRip parser's versions.
  */
 function passageFilesIdentity(language: string): string | undefined {
-  const code = codeIdentity(
-    [
-      new URL('./search/', import.meta.url),
-      new URL('../../contract/search/', import.meta.url),
-      new URL('../../contract/schemas/', import.meta.url),
-      // What makes the cues from the transcript's text: the files are kept by that text's digest.
-      ...CUE_MAKERS.sources,
-    ],
-    ['lunr', 'lunr-languages', ...CUE_MAKERS.packages],
+  // With what makes the cues from the transcript's text: the files are kept by that text's digest.
+  const code = cuesCodeIdentity(
+    [new URL('./search/', import.meta.url), new URL('../../contract/search/', import.meta.url), new URL('../../contract/schemas/', import.meta.url)],
+    ['lunr', 'lunr-languages'],
   );
   return code && `passage-files\0${code}\0${language}`;
 }

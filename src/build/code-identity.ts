@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CUE_MAKERS } from '../content/cue-makers.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -36,4 +37,12 @@ export function codeIdentity(sources: readonly URL[], packages: readonly string[
     return undefined;
   }
   return hash.digest('hex');
+}
+
+/**
+ * codeIdentity for what is made from an episode's cues and kept by its transcript's digest: `sources` and `packages`,
+ * then the code that makes the cues from the transcript's text (CUE_MAKERS), which the digest does not name.
+ */
+export function cuesCodeIdentity(sources: readonly URL[], packages: readonly string[] = []): string | undefined {
+  return codeIdentity([...sources, ...CUE_MAKERS.sources], [...packages, ...CUE_MAKERS.packages]);
 }

@@ -13,8 +13,7 @@ import type { Passage } from '../../../contract/schemas/search-passages.ts';
 import { cachedBytesByKey, contentKey, framed, keep, readKept, unframed, type Codec } from '../../content/parse-cache.ts';
 import { SharedClaims } from '../../content/shared-claims.ts';
 import type { Cue } from '../../content/srt.ts';
-import { CUE_MAKERS } from '../../content/cue-makers.ts';
-import { codeIdentity } from '../code-identity.ts';
+import { cuesCodeIdentity } from '../code-identity.ts';
 import { buildPassages, PASSAGE_WINDOW, type PassageWindow } from './passages.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
 
@@ -368,7 +367,7 @@ function showGroups(episodes: readonly ShowEpisode[], window: PassageWindow): Gr
  * make its cues, and buildPassages.
  */
 function passagesIdentity(window: PassageWindow): string | undefined {
-  const code = codeIdentity([new URL('./passages.ts', import.meta.url), ...CUE_MAKERS.sources], CUE_MAKERS.packages);
+  const code = cuesCodeIdentity([new URL('./passages.ts', import.meta.url)]);
   return code && `search-passages\0${code}\0${window.minSeconds}\0${window.maxSeconds}`;
 }
 
