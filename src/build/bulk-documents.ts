@@ -139,8 +139,13 @@ export async function* episodeDocuments(
         for (const f of files) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
       }
     }
-    if (e.chapters?.length) yield [`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))];
-    yield [RECORDS_PATH.replace('{id}', String(e.id)), JSON.stringify(serviceEpisode(urls, e))];
+    // Kept by their own bytes: most are the same from one build to the next, and a file linked with its variants is
+    // not created, written and hashed again (at 1,000 episodes ~2,000 new files a rebuild, on this thread).
+    const small: BulkDocument[] = [];
+    if (e.chapters?.length) small.push([`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))]);
+    small.push([RECORDS_PATH.replace('{id}', String(e.id)), JSON.stringify(serviceEpisode(urls, e))]);
+    const smallKey = options.place && contentKey('episode-json', small.map(([path, text]) => `${path}\0${text}`).join('\0'));
+    if (!place(smallKey, small.map(([path]) => path))) yield* small;
     const paths = (pattern: string, chunks: number) => Array.from({ length: chunks }, (_, c) => pattern.replace('{id}', String(e.id)).replace('{chunk}', String(c)));
     // The files are made from the episode's transcript (its digest names it): an unchanged episode's are found by it,
     // without making its passages, their JSON and its hash (~0.5 s alone at 1,104 episodes). Two files a chunk.

@@ -176,13 +176,20 @@ describe('a rebuild after adding an episode', () => {
     expect(log).not.toMatch(/removed in place/);
   });
 
-  it('links the other episodes\' transcripts and passage files from the previous build, and publishes every file as a build from scratch does', () => {
+  it('links the other episodes\' transcripts, passage files, chapters and records from the previous build, and publishes every file as a build from scratch does', () => {
     const inode = (path: string) => statSync(join(again, 'client', path)).ino;
-    for (const path of ['/transcripts/001-sourdough.srt', '/transcripts/001-sourdough.json', '/search/passages/1/0.json', '/search/passage-terms/1/0.json']) {
+    for (const path of [
+      '/transcripts/001-sourdough.srt',
+      '/transcripts/001-sourdough.json',
+      '/search/passages/1/0.json',
+      '/search/passage-terms/1/0.json',
+      '/chapters/1.json',
+      '/search/records/1.json',
+    ]) {
       expect(kept.has(inode(path)), path).toBe(true);
     }
     // The new episode's are made this time.
-    for (const path of ['/transcripts/014-chess-again.srt', '/search/passages/14/0.json']) expect(kept.has(inode(path)), path).toBe(false);
+    for (const path of ['/transcripts/014-chess-again.srt', '/search/passages/14/0.json', '/search/records/14.json']) expect(kept.has(inode(path)), path).toBe(false);
 
     expect([...rebuiltFiles.keys()].sort()).toEqual([...scratchFiles.keys()].sort());
     const differ = [...scratchFiles].filter(([path, body]) => !rebuiltFiles.get(path)?.equals(body)).map(([path]) => path);
