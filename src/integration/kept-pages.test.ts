@@ -67,19 +67,56 @@ describe('which files a build may keep', () => {
 });
 
 describe('linkInBackground', () => {
-  it('links each file into the new folder (the same inode), making its folders, and says which it linked', async () => {
+  it('brings each file into the new folder (the same inode), making its folders, and says which it brought', async () => {
     const from = scratch();
     const to = scratch();
     write(join(from, 'episodes/one/index.html'), 'one');
     write(join(from, 'index.html'), 'home');
     // Astro wrote this one before the worker came to it: it stays Astro's; a file gone from the old output is skipped.
     write(join(to, 'index.html'), 'rendered anew');
-    const linked = await linkInBackground(from, to, ['episodes/one/index.html', 'index.html', 'gone.html']);
     const source = statSync(join(from, 'episodes/one/index.html'));
+    const linked = await linkInBackground(from, to, ['episodes/one/index.html', 'index.html', 'gone.html']);
     expect(linked).toEqual([{ file: 'episodes/one/index.html', ino: source.ino, mtimeMs: source.mtimeMs }]);
     expect(statSync(join(to, 'episodes/one/index.html')).ino).toBe(source.ino);
     expect(readFileSync(join(to, 'index.html'), 'utf8')).toBe('rendered anew');
     expect(existsSync(join(to, 'gone.html'))).toBe(false);
+  });
+
+  it("moves a folder over whole when it holds only kept files and their variants, and links the others' files", async () => {
+    const from = scratch();
+    const to = scratch();
+    for (const file of ['episodes/one/index.html', 'episodes/one/index.html.br', 'episodes/one/index.html.gz', 'episodes/two/index.html', 'episodes/two/notes.txt']) {
+      write(join(from, file), file);
+    }
+    // A variant whose file is gone, a folder within, and a folder Astro has already written into.
+    write(join(from, 'episodes/three/index.html'), 'three');
+    write(join(from, 'episodes/three/old.html.gz'), 'stale');
+    write(join(from, 'episodes/four/index.html'), 'four');
+    write(join(from, 'episodes/four/page/2/index.html'), 'four, page 2');
+    write(join(from, 'episodes/five/index.html'), 'five');
+    write(join(to, 'episodes/five/other.html'), 'rendered anew');
+    const keep = ['episodes/one/index.html', 'episodes/two/index.html', 'episodes/three/index.html', 'episodes/three/old.html', 'episodes/four/index.html', 'episodes/five/index.html'];
+    const inode = (path: string) => statSync(path).ino;
+    const folderOne = inode(join(from, 'episodes/one'));
+    const files = new Map(keep.map((file) => [file, existsSync(join(from, file)) ? inode(join(from, file)) : undefined]));
+
+    const kept = await linkInBackground(from, to, keep);
+
+    expect(kept.map((k) => k.file).sort()).toEqual(keep.filter((file) => file !== 'episodes/three/old.html').sort());
+    for (const { file, ino } of kept) {
+      expect(ino, file).toBe(files.get(file));
+      expect(inode(join(to, file)), file).toBe(ino);
+    }
+    // Moved: the folder itself, with the variants.
+    expect(inode(join(to, 'episodes/one'))).toBe(folderOne);
+    expect(existsSync(join(from, 'episodes/one'))).toBe(false);
+    expect(readFileSync(join(to, 'episodes/one/index.html.br'), 'utf8')).toBe('episodes/one/index.html.br');
+    // Linked: the folders that hold something else stay in the old output, and nothing else comes with the kept files.
+    for (const dir of ['two', 'three', 'four', 'five']) expect(existsSync(join(from, 'episodes', dir, 'index.html')), dir).toBe(true);
+    expect(existsSync(join(to, 'episodes/two/notes.txt'))).toBe(false);
+    expect(existsSync(join(to, 'episodes/three/old.html.gz'))).toBe(false);
+    expect(existsSync(join(to, 'episodes/four/page'))).toBe(false);
+    expect(readFileSync(join(to, 'episodes/five/other.html'), 'utf8')).toBe('rendered anew');
   });
 });
 
@@ -96,9 +133,13 @@ describe('removeUnmade', () => {
   it('removes the kept files the build did not make, and the folders that leaves empty', () => {
     const client = scratch();
     const kept = keptIn(client, ['index.html', 'episodes/gone/index.html', 'episodes/kept/index.html', 'topic/a/b/index.html']);
+    write(join(client, 'episodes/gone/index.html.br'), 'x');
+    write(join(client, 'episodes/gone/index.html.gz'), 'x');
     // As Astro gives it: with a trailing slash.
     const removed = removeUnmade(`${client}/`, kept, new Set(['index.html', 'episodes/kept/index.html']));
     expect(removed).toEqual(['episodes/gone/index.html', 'topic/a/b/index.html']);
+    // With the variants a folder moved over whole brought.
+    expect(existsSync(join(client, 'episodes/gone/index.html.br'))).toBe(false);
     expect(existsSync(join(client, 'episodes/gone'))).toBe(false);
     expect(existsSync(join(client, 'topic'))).toBe(false);
     expect(existsSync(join(client, 'episodes/kept/index.html'))).toBe(true);

@@ -1,6 +1,6 @@
 /**
- * Build step: the pages (and endpoint documents) Astro prerendered in the previous build are linked back into the
- * output folder that replaces it, so that Astro's incremental build finds the unchanged ones in place ("cached")
+ * Build step: the pages (and endpoint documents) Astro prerendered in the previous build are brought back into the
+ * output folder that replaces it (linked, or their folder moved over whole: kept-pages-worker.ts), so that Astro's incremental build finds the unchanged ones in place ("cached")
  * instead of copying each from its cache ("restored"). A one-episode rebuild of a 1,000-episode show copied ~4,200
  * files there, a mkdir and a copyFile each on Astro's main thread, before and between the few pages it renders.
  *
@@ -9,12 +9,14 @@
  * client/, the files Astro made (`prerendered.json`) under a token it also writes into Astro's cache folder; a build
  * forgets the cache's token when it starts (its own rendering changes the cache), so a kept list whose token the
  * cache no longer holds (another output built with the same cache since, a build that stopped, a cache cleared or
- * swapped) keeps nothing. A page Astro renders anew is written over its kept link, which changes only the moved-aside
- * copy being removed. Files kept that Astro did not make this time (an episode removed) are removed again at
+ * swapped) keeps nothing. A page Astro renders anew is written over its kept file (a link changes the moved-aside
+ * copy being removed with it; a file whose folder was moved has no other name), and precompress replaces the variants
+ * a moved folder brought. Files kept that Astro did not make this time (an episode removed) are removed again at
  * astro:build:done, before any later step sees the folder.
  *
- * The links are made on a worker thread while Vite bundles: Astro writes what it has not found yet itself, and a link
- * to a path that exists by then is skipped, so neither order is wrong, only slower.
+ * The files are brought on a worker thread while Vite bundles: Astro writes what it has not found yet itself, and a
+ * path that exists by then is skipped (a folder Astro has written into is linked file by file), so neither order is
+ * wrong, only slower.
  */
 import { existsSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -71,7 +73,10 @@ export interface KeptFile {
   mtimeMs: number;
 }
 
-/** Hard-links each of `files` from `fromClient` to `toClient` on a worker thread; resolves with the files linked. */
+/**
+ * Brings each of `files` from `fromClient` into `toClient` on a worker thread (a hard link, or its whole folder
+ * renamed: kept-pages-worker.ts); resolves with the files brought.
+ */
 export function linkInBackground(fromClient: string, toClient: string, files: string[]): Promise<KeptFile[]> {
   const worker = new Worker(new URL('./kept-pages-worker.ts', import.meta.url), { workerData: { fromClient, toClient, files } });
   return new Promise((resolve, reject) => {
@@ -93,7 +98,8 @@ export function removeUnmade(client: string, kept: readonly KeptFile[], made: Re
     if (made.has(file)) continue;
     const now = statSync(join(root, file), { throwIfNoEntry: false });
     if (!now || now.ino !== ino || now.mtimeMs !== mtimeMs) continue;
-    rmSync(join(root, file), { force: true });
+    // With its variants: a folder moved over whole brings them (kept-pages-worker.ts).
+    for (const path of [file, `${file}.br`, `${file}.gz`]) rmSync(join(root, path), { force: true });
     removed.push(file);
     for (let dir = dirname(join(root, file)); dir.startsWith(root + sep); dir = dirname(dir)) {
       try {

@@ -58,7 +58,15 @@ export interface JobResult {
   scripts?: string[];
 }
 
-export function runJob({ file, levels, cacheDir, body = readFileSync(file), gz: made, write }: Job): JobResult {
+export function runJob(job: Job): JobResult {
+  const result = compress(job);
+  // A file of the output folder may have variants beside it already (kept-pages-worker.ts moves a kept page's folder
+  // over whole): one not placed this time is not this file's.
+  if (!job.write) for (const mark of ['br', 'gz'] as const) if (!result[mark]) rmSync(`${job.file}.${mark}`, { force: true });
+  return result;
+}
+
+function compress({ file, levels, cacheDir, body = readFileSync(file), gz: made, write }: Job): JobResult {
   if (made && levels.br !== undefined) throw new Error(`${file}: made with a gzip only, but its family takes brotli too`);
   if (write) writeFileSync(file, body);
   const digest = createHash('sha1').update(body).digest();
@@ -67,7 +75,7 @@ export function runJob({ file, levels, cacheDir, body = readFileSync(file), gz: 
   if (body.byteLength < MIN_BYTES) return result;
   if (made) {
     if (made.byteLength < body.byteLength) {
-      writeFileSync(`${file}.gz`, made);
+      writeVariant(`${file}.gz`, made);
       result.gz = made.byteLength;
     }
     return result;
@@ -92,8 +100,8 @@ export function runJob({ file, levels, cacheDir, body = readFileSync(file), gz: 
   if (keepBr) result.br = br.byteLength;
   if (keepGz) result.gz = gz.byteLength;
   if (!cacheDir) {
-    if (keepBr) writeFileSync(`${file}.br`, br!);
-    if (keepGz) writeFileSync(`${file}.gz`, gz);
+    if (keepBr) writeVariant(`${file}.br`, br!);
+    if (keepGz) writeVariant(`${file}.gz`, gz);
     return result;
   }
   mkdirSync(cacheDir, { recursive: true });
@@ -130,11 +138,26 @@ function place(cached: string, target: string): void {
   try {
     linkSync(cached, target);
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // Already this entry: a kept page's folder moved over whole brings its variants (kept-pages-worker.ts).
+    if (code === 'EEXIST' && sameFile(cached, target)) return;
     // A variant left in the folder is replaced, never written through (it may be another build's link).
     rmSync(target, { force: true });
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') linkSync(cached, target);
+    if (code === 'EEXIST') linkSync(cached, target);
     else copyFileSync(cached, target);
   }
+}
+
+/** A variant written anew: one already there may be a link to a cache entry, never written through. */
+function writeVariant(path: string, bytes: Uint8Array): void {
+  rmSync(path, { force: true });
+  writeFileSync(path, bytes);
+}
+
+function sameFile(a: string, b: string): boolean {
+  const x = statSync(a, { throwIfNoEntry: false });
+  const y = statSync(b, { throwIfNoEntry: false });
+  return x !== undefined && y !== undefined && x.ino === y.ino && x.dev === y.dev;
 }
 
 /** Into the cache (writeAtomic: a build that stops half-way never leaves a truncated entry). */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -89,6 +89,35 @@ describe('precompress', () => {
       expect(result.reused).toBe(run);
       expect(existsSync(join(root, 'noise.txt.gz'))).toBe(false);
     }
+  });
+
+  it('keeps a variant already beside a file when it is the cached one, and replaces or removes any other', async () => {
+    const cacheDir = join(temp('precompress-cache'), 'precompress');
+    const first = site();
+    await precompressDir(first, { cacheDir, workers: 0 });
+    // A folder moved over whole from the last output (kept-pages-worker.ts): the page's variants come with it.
+    const second = temp('precompress-kept');
+    for (const name of ['index.html', 'index.html.br', 'index.html.gz']) {
+      mkdirSync(second, { recursive: true });
+      linkSync(join(first, name), join(second, name));
+    }
+    // Left as it is: not even unlinked and linked again (which would change its inode's ctime).
+    const before = statSync(join(second, 'index.html.gz'));
+    await precompressDir(second, { cacheDir, workers: 0 });
+    const after = statSync(join(second, 'index.html.gz'));
+    expect([after.ino, after.ctimeMs]).toEqual([before.ino, before.ctimeMs]);
+    // The page rendered anew into its moved folder: the old variants are replaced, the cache entries left as they were.
+    const cachedGz = readdirSync(cacheDir).filter((n) => n.endsWith('.gz')).map((n) => [n, readFileSync(join(cacheDir, n))] as const);
+    writeFileSync(join(second, 'index.html'), `<html>${text(9)}</html>`);
+    await precompressDir(second, { cacheDir, workers: 0 });
+    expect(gunzipSync(readFileSync(join(second, 'index.html.gz'))).toString()).toBe(`<html>${text(9)}</html>`);
+    expect(brotliDecompressSync(readFileSync(join(second, 'index.html.br'))).toString()).toBe(`<html>${text(9)}</html>`);
+    for (const [name, bytes] of cachedGz) if (existsSync(join(cacheDir, name))) expect(readFileSync(join(cacheDir, name))).toEqual(bytes);
+    // A file that now takes no variant (too small) loses the ones it had.
+    writeFileSync(join(second, 'index.html'), '<p>short</p>');
+    await precompressDir(second, { cacheDir, workers: 0 });
+    expect(existsSync(join(second, 'index.html.br'))).toBe(false);
+    expect(existsSync(join(second, 'index.html.gz'))).toBe(false);
   });
 
   it('takes files compressed ahead (the bulk documents) as done, and compresses the rest', async () => {
