@@ -69,6 +69,21 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+describe('npm run dev serves the search documents at the paths the index names', () => {
+  it("an episode's passage chunks and their analyses, by the layout's patterns", async () => {
+    const top = JSON.parse(await text('/search/lunr-index.json')) as { layout: { passages: { path: string; terms: string; perChunk: number } } };
+    const chunk = (pattern: string, id: number, c: number) => pattern.replace('{id}', String(id)).replace('{chunk}', String(c));
+    for (const pattern of [top.layout.passages.path, top.layout.passages.terms]) {
+      const first = await get(chunk(pattern, 12, 0));
+      expect(first.status, pattern).toBe(200);
+      expect(await first.json(), pattern).toBeTruthy();
+    }
+    // The chunk asked for, of the episode asked for.
+    const second = JSON.parse(await text(chunk(top.layout.passages.path, 12, 1))) as { episode: number; from: number };
+    expect(second).toMatchObject({ episode: 12, from: top.layout.passages.perChunk });
+  });
+});
+
 describe('npm run dev shows each edit to the content at the next request', () => {
   it('an edited title: the episode page, the list and the feed', async () => {
     expect(await text('/episodes/013-chess/')).toContain('Chess openings after the engines');
