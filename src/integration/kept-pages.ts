@@ -1,8 +1,9 @@
 /**
  * Build step: the pages (and endpoint documents) Astro prerendered in the previous build are brought back into the
- * output folder that replaces it (linked, or their folder moved over whole: kept-pages-worker.ts), so that Astro's incremental build finds the unchanged ones in place ("cached")
- * instead of copying each from its cache ("restored"). A one-episode rebuild of a 1,000-episode show copied ~4,200
- * files there, a mkdir and a copyFile each on Astro's main thread, before and between the few pages it renders.
+ * output folder that replaces it (linked, or their folder moved over whole: kept-pages-worker.ts), so that Astro's
+ * incremental build finds the unchanged ones in place ("cached") instead of copying each from its cache ("restored").
+ * A one-episode rebuild of a 1,000-episode show copied ~4,200 files there, a mkdir and a copyFile each on Astro's main
+ * thread, before and between the few pages it renders.
  *
  * Astro only skips a page whose cache key is unchanged, and then trusts the file already in the output to be the
  * one its cache holds for that key. So a page is kept only when that is certain: the previous build records, beside

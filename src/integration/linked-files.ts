@@ -5,8 +5,7 @@
  * .json: at 1,000 hour-long episodes 3,000 files, 276 MB, ~20 s of CPU), its passage files (/search/passages and
  * /search/passage-terms: ~14,000 files, each a new inode and its bytes written again), and its chapters and record
  * (~2,000 small files, kept by their own bytes). src/build/bulk-documents.ts names the keys (episodeDocuments's
- * `place`). Entries no build used this time are removed (prune), so the folder
- * stays one show's size.
+ * `place`). Entries no build used this time are removed (prune), so the folder stays one show's size.
  *
  * The bulk-documents worker threads use it, one instance each (src/integration/bulk-documents.ts); the main thread
  * prunes once both are done.

@@ -62,7 +62,9 @@ export function runJob(job: Job): JobResult {
   const result = compress(job);
   // A file of the output folder may have variants beside it already (kept-pages-worker.ts moves a kept page's folder
   // over whole): one not placed this time is not this file's.
-  if (!job.write) for (const mark of ['br', 'gz'] as const) if (!result[mark]) rmSync(`${job.file}.${mark}`, { force: true });
+  if (!job.write) {
+    for (const mark of ['br', 'gz'] as const) if (!result[mark]) rmSync(`${job.file}.${mark}`, { force: true });
+  }
   return result;
 }
 
