@@ -56,4 +56,3 @@ describe('CUES_CODEC', () => {
     expect(() => peekCues(bytes.subarray(0, bytes.byteLength - 10))).toThrow(/damaged/);
   });
 });
-
