@@ -173,20 +173,36 @@ export async function semanticFromAnalysis(input: SemanticAnalysisInput, options
   const stride = Math.max(1, Math.ceil(passageTerms.length / o.maxCooccurrencePassages));
   // A passage's terms are in the show's vocabulary, so informative() is the document-frequency bound here.
   const counted = (id: number) => df[id]! >= o.minShared && df[id]! <= maxDf;
-  const postings: number[][] = names.map(() => []);
-  const sampled: Int32Array[] = [];
+  const picked: Int32Array[] = [];
+  const pickedDf = new Int32Array(names.length);
   passageTerms.forEach((terms, i) => {
     if (i % stride !== 0) return;
     const own = terms.filter(counted);
-    for (const id of own) postings[id]!.push(sampled.length);
-    sampled.push(own);
+    for (const id of own) pickedDf[id]!++;
+    picked.push(own);
+  });
+  // A term in fewer than minShared of the passages counted shares that many with no other: left out of them, the
+  // same pairs are found with fewer terms a passage. Ascending, so that the loop below reads only a passage's terms
+  // above a (half of them, not all).
+  const postings: number[][] = names.map(() => []);
+  const sampled: Int32Array[] = picked.map((own, i) => {
+    const kept = own.filter((id) => pickedDf[id]! >= o.minShared).sort();
+    for (const id of kept) postings[id]!.push(i);
+    return kept;
   });
   const shared = new Int32Array(names.length);
   const touched: number[] = [];
   for (let a = 0; a < names.length; a++) {
     const listA = postings[a]!;
     if (!listA.length) continue;
-    for (const i of listA) for (const b of sampled[i]!) if (b > a && shared[b]++ === 0) touched.push(b);
+    for (const i of listA) {
+      const own = sampled[i]!;
+      for (let j = own.length - 1; j >= 0; j--) {
+        const b = own[j]!;
+        if (b <= a) break;
+        if (shared[b]++ === 0) touched.push(b);
+      }
+    }
     for (const b of touched) {
       const n = shared[b]!;
       shared[b] = 0;
