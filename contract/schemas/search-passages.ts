@@ -4,30 +4,36 @@ import { findPackedTerm } from '../search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../search/one-buffer.ts';
 
 /**
- * The published search index, layout version 4 (SEARCH_LAYOUT_VERSION): cut up so that a query loads only what it
+ * The published search index, layout version 5 (SEARCH_LAYOUT_VERSION): cut up so that a query loads only what it
  * needs (issue 13, network scale). Written by src/build/search, read by functions/search (server, function hosts)
  * and by offline apps and the website's offline fallback through the same code.
  *
  *   /search/lunr-index.json       a serialized Lunr index of the episodes' metadata (refs are episode ids; fields
  *                                 title, description, guests, topics, chapters), plus `shards` and `passages`
  *                                 below, which say where the transcript index and the passages are.
- *   /search/shards/<n>.json       shard n of the transcript index: a serialized Lunr index (refs are episode ids,
- *                                 one field `text`) holding the terms from shards.first[n] up to shards.first[n+1]
- *                                 (exclusive), in code-unit order. Each posting's metadata `p` lists the episode's
- *                                 best passages for that term: [passage, score, passage, score, ...], best first.
- *                                 The scores are there, so `fieldVectors` is empty: lunr.Index.load reads a shard
- *                                 as it is, and Lunr's own query over it (which would score 0) needs an empty
- *                                 vector per episode, ['text/<id>', []], added by the reader. Version 3 published
- *                                 those in every shard: one per episode the shard holds, they grew with the show's
- *                                 square (23% of the shards' bytes at the bench's N = 1,000, 32% at N = 2,000).
+ *   /search/shards/<s>-<n>.json   shard n of segment s of the transcript index (its path is in shards.segments):
+ *                                 a serialized Lunr index (refs are episode ids, one field `text`) of the segment's
+ *                                 episodes, holding the terms from first[n] up to first[n+1] (exclusive), in
+ *                                 code-unit order. A segment holds consecutive episodes (the oldest first), so that
+ *                                 a rebuild that adds an episode makes only the last segments' shards again; a
+ *                                 query reads the shard of its word in every segment. Each term's posting has `df`,
+ *                                 the segment's passages that hold it, and per episode the metadata `p`: the
+ *                                 episode's best passages for the term, [passage, weight, passage, weight, ...],
+ *                                 best first. A weight is BM25's term-frequency part with the field's boost (k1
+ *                                 1.2, b 0.75, the segment's average passage length); the reader multiplies it by
+ *                                 the term's idf over the whole show (shards.documents says how). The weights are
+ *                                 there, so `fieldVectors` is empty: lunr.Index.load reads a shard as it is, and
+ *                                 Lunr's own query over it (which would score 0) needs an empty vector per
+ *                                 episode, ['text/<id>', []], added by the reader.
  *   /search/passages/<id>/<c>.json  chunk c of an episode's transcript passages, which `p` numbers from 0: the
  *                                 passages from c × passages.perChunk on (a result loads one chunk, not the
  *                                 whole episode: at N = 1,000, 553 KB of passage JSON per query came down to ~100).
  *   /search/records/<id>.json     an episode's record, as /service.json lists it (`records` below): what a
  *                                 result shows of the episode besides its snippet and moments.
  *
- * All scores are BM25 (k1 1.2, b 0.75) with statistics of the whole show (one document per passage plus one per
- * episode, as a single index of every passage would have them), so scores from different shards add up.
+ * Scores are BM25 with statistics of the whole show (one document per passage plus one per episode, as a single
+ * index of every passage would have them): the top index's as published, the shards' once multiplied by the idf,
+ * so scores from different shards and segments add up.
  */
 export const PassageSchema = z.object({
   /** Seconds from the start of the episode to the first and past the last cue. */
@@ -395,8 +401,12 @@ export function encodePassages(episode: number, passages: Passage[], perChunk = 
   return chunks;
 }
 
-/** 4: shards without field vectors (3 had an empty one per episode in each shard; 2 one passages file per episode). */
-export const SEARCH_LAYOUT_VERSION = 4;
+/**
+ * 5: the transcript index in segments of consecutive episodes, each posting's weights without the idf, and each
+ * term's document frequency in its segment (4: one set of shards with the whole show's scores; 3 had an empty field
+ * vector per episode in each shard; 2 one passages file per episode).
+ */
+export const SEARCH_LAYOUT_VERSION = 5;
 
 /** The top of the index, at this path of the site; the paths in its layout (shards, passages, records) are the site's too. */
 export const TOP_INDEX_PATH = '/search/lunr-index.json';
@@ -410,10 +420,21 @@ export const SearchLayoutSchema = z.object({
   /** How many of an episode's best passages each transcript posting lists. */
   passagesPerTerm: z.int().positive(),
   shards: z.object({
-    /** URL path of shard n: `{n}` replaced by n. */
-    path: z.string(),
-    /** The first term of each shard, ascending; shard n holds terms t with first[n] <= t < first[n+1]. */
-    first: z.array(z.string()),
+    /**
+     * The documents BM25's idf counts: every transcript passage and every episode (its metadata). A term's idf is
+     * ln(1 + (documents − df + 0.5) / (df + 0.5)), df its documents: those its posting in the top index lists, one per
+     * field, plus the `df` of its posting in each segment's shard.
+     */
+    documents: z.int().nonnegative(),
+    /** The transcript index's segments, oldest episodes first (none without a transcript). */
+    segments: z.array(
+      z.object({
+        /** URL path of the segment's shard n: `{n}` replaced by n. */
+        path: z.string(),
+        /** The first term of each of its shards, ascending; shard n holds terms t with first[n] <= t < first[n+1]. */
+        first: z.array(z.string()).min(1),
+      }),
+    ),
   }),
   passages: z.object({
     /** URL path of a chunk of an episode's passages: `{id}` replaced by the episode id, `{chunk}` by the chunk. */

@@ -28,7 +28,7 @@ import { analysePassage, type PassageAnalysis } from '../../contract/search/pass
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../../contract/search/one-buffer.ts';
-import { hasTerm, queryTerm, scanTopIndex } from './top-index.ts';
+import { hasTerm, metadataFrequency, queryTerm, scanTopIndex } from './top-index.ts';
 import { expandTerm } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
@@ -286,19 +286,26 @@ export function loadOnce<K, T>(cache: Lru<K, Promise<unknown>>, key: K, guess: n
   return loading;
 }
 
-/** A transcript posting as published: episode id → the episode's best passages for the term, [passage, score, ...]. */
-type ShardPosting = { text?: Record<string, { p?: number[] }> };
+/**
+ * A transcript posting as published: the passages of the segment holding the term (df), and episode id → the
+ * episode's best passages for the term, [passage, weight, ...].
+ */
+type ShardPosting = { df?: number; text?: Record<string, { p?: number[] }> };
 
 /**
- * A term's transcript posting as the engine reads it: the episodes (ascending as published), and for episode k its
- * best passages passages[at[k]] … passages[at[k + 1] - 1] with their scores (views of the shard's arrays: `at`
- * counts in the whole shard's `passages`).
+ * A term's transcript posting in one segment as the engine reads it: the episodes (ascending as published), and for
+ * episode k its best passages passages[at[k]] … passages[at[k + 1] - 1] with their weights (views of the shard's
+ * arrays: `at` counts in the whole shard's `passages`); a passage's score is idf × its weight. `df`: the segment's
+ * passages holding the term; `idf`: the term's over the whole show, set by the query that reads the posting once
+ * it has every segment's df (1 until then).
  */
 export interface Posting {
   episodes: Int32Array;
   at: Int32Array;
   passages: Int32Array;
   scores: Float64Array;
+  df: number;
+  idf: number;
 }
 
 /**
@@ -324,6 +331,8 @@ export class LoadedShard {
   readonly #at: Int32Array;
   readonly #passages: Int32Array;
   readonly #scores: Float64Array;
+  /** Term k's document frequency in the segment. */
+  readonly #df: Int32Array;
   /** Approximate bytes held (for the cache's budget). */
   readonly bytes: number;
 
@@ -343,10 +352,11 @@ export class LoadedShard {
       }
     }
     this.#terms = list.map(([term]) => term).join(' ');
-    [this.#scores, this.#termAt, this.#epAt, this.#episodes, this.#at, this.#passages] = viewsOfOneBuffer([
+    [this.#scores, this.#termAt, this.#epAt, this.#df, this.#episodes, this.#at, this.#passages] = viewsOfOneBuffer([
       [Float64Array, pairs],
       [Uint32Array, list.length + 1],
       [Int32Array, list.length + 1],
+      [Int32Array, list.length],
       [Int32Array, episodes],
       [Int32Array, episodes + 1],
       [Int32Array, pairs],
@@ -358,6 +368,9 @@ export class LoadedShard {
       this.#termAt[k] = at;
       at += term.length + 1;
       this.#epAt[k] = e;
+      const df = posting?.df;
+      if (typeof df !== 'number' || !(df >= 0)) throw new Error(`shard ${n}: term ${JSON.stringify(term)} has no df; rebuild the site`);
+      this.#df[k] = df;
       const refs = posting?.text ?? {};
       for (const ref of Object.keys(refs)) {
         this.#episodes[e] = Number(ref);
@@ -397,7 +410,14 @@ export class LoadedShard {
     if (k < 0) return undefined;
     const from = this.#epAt[k]!;
     const to = this.#epAt[k + 1]!;
-    return { episodes: this.#episodes.subarray(from, to), at: this.#at.subarray(from, to + 1), passages: this.#passages, scores: this.#scores };
+    return {
+      episodes: this.#episodes.subarray(from, to),
+      at: this.#at.subarray(from, to + 1),
+      passages: this.#passages,
+      scores: this.#scores,
+      df: this.#df[k]!,
+      idf: 1,
+    };
   }
 
   /** A prefix (`key*`) or a word with one edit of tolerance, expanded to the shard's terms (expand-term.ts). */
@@ -595,7 +615,14 @@ export class SearchEngine {
   /** Whether the index has a stem (already stemmed). */
   async #knowsStem(stem: string): Promise<boolean> {
     if (hasTerm(this.#top, stem)) return true;
-    return (await this.#shard(this.#shardOf(stem))).has(stem);
+    const shards = await Promise.all(this.#shardOf(stem).map((n) => this.#shard(n)));
+    return shards.some((shard) => shard.has(stem));
+  }
+
+  /** BM25's idf (Lunr's) of a term in `df` of the show's documents (contract/schemas/search-passages.ts). */
+  #idf(df: number): number {
+    const documents = this.layout.shards.documents;
+    return Math.log(1 + Math.abs((documents - df + 0.5) / (df + 0.5)));
   }
 
   /**
@@ -792,17 +819,31 @@ export class SearchEngine {
           sums.addDoc(s, l.boost * r.score * top.unit);
         }
         if (scored) matched.metadata.push({ matches: top.matches, unit: top.unit, boost: l.boost });
-        // Transcript: each posting lists the episode's best passages for the term, with their scores. A word as
-        // typed is one posting; a prefix or a typo-tolerant word is expanded to the shard's terms as
-        // lunr.Index#query expands a clause, and each term's posting is read.
+        // Transcript: each posting lists the episode's best passages for the term, with their weights. A word as
+        // typed is one posting in each segment; a prefix or a typo-tolerant word is expanded to each shard's terms
+        // as lunr.Index#query expands a clause, and each term's postings are read. A term's idf needs its df in
+        // every segment, so its postings are gathered first.
+        const byTerm = new Map<string, Posting[]>();
         for (const n of l.shards) {
           const shard = shards.get(n)!;
           const terms = !l.wildcard && !l.fuzzy ? [l.key] : shard.expand(l.key, l.wildcard, l.fuzzy);
           for (const t of terms) {
             const posting = shard.posting(t);
             if (!posting) continue;
+            const list = byTerm.get(t);
+            if (list) list.push(posting);
+            else byTerm.set(t, [posting]);
+          }
+        }
+        for (const [t, postings] of byTerm) {
+          let df = metadataFrequency(this.#top, t);
+          for (const posting of postings) df += posting.df;
+          const idf = this.#idf(df);
+          let any = false;
+          for (const posting of postings) {
+            posting.idf = idf;
+            const weight = l.boost * idf;
             const { episodes, at, passages, scores } = posting;
-            let any = false;
             for (let k = 0; k < episodes.length; k++) {
               const s = sums.slot(episodes[k]!);
               if (s < 0) continue;
@@ -810,12 +851,11 @@ export class SearchEngine {
               if (bit >= 0) sums.mark(s, bit);
               if (!scored) continue;
               sums.enter(s);
-              for (let i = at[k]!; i < at[k + 1]!; i++) sums.addPassage(s, passages[i]!, l.boost * scores[i]!);
+              for (let i = at[k]!; i < at[k + 1]!; i++) sums.addPassage(s, passages[i]!, weight * scores[i]!);
             }
-            if (!scored) continue;
-            if (any) expanded.add(t);
-            matched.postings.push({ term: t, posting, boost: l.boost });
+            if (scored) matched.postings.push({ term: t, posting, boost: l.boost });
           }
+          if (scored && any) expanded.add(t);
         }
         if (scored) norm += l.boost * l.boost * expanded.size;
       }
@@ -919,7 +959,7 @@ export class SearchEngine {
     const prefixLookup = (prefix: string, boost: number, shards: number[]): Lookup => ({ key: prefix, boost, wildcard: true, fuzzy: false, shards });
     if (c.prefix) {
       const prefix = this.analyzer.prefixFor(c.term);
-      if (prefix.length >= MIN_PREFIX) return [prefixLookup(prefix, 1, this.#shardRange(prefix).slice(0, MAX_PREFIX_SHARDS))];
+      if (prefix.length >= MIN_PREFIX) return [prefixLookup(prefix, 1, this.#shardRange(prefix, MAX_PREFIX_SHARDS))];
     }
     // /ask's understood terms arrive stemmed and weighted (ask-understanding.ts).
     const key = c.stemmed ? c.term : this.analyzer.stem(c.term);
@@ -932,35 +972,59 @@ export class SearchEngine {
         fuzzy: fuzzyTerm,
         // One edit away: a word starting with the same letter, or with the second (first letter dropped or
         // swapped). A different first letter is not tried: that would be every shard.
-        shards: fuzzyTerm ? [...new Set([...this.#shardRange(key[0]!), ...this.#shardRange(key[1] ?? key[0]!)])] : [this.#shardOf(key)],
+        shards: fuzzyTerm ? [...new Set([...this.#shardRange(key[0]!), ...this.#shardRange(key[1] ?? key[0]!)])] : this.#shardOf(key),
       },
     ];
     if (c.autoPrefix) {
       const prefix = this.analyzer.prefixFor(c.term);
-      const shards = this.#shardRange(prefix);
-      if (prefix.length >= MIN_AUTO_PREFIX && shards.length <= MAX_AUTO_PREFIX_SHARDS) out.push(prefixLookup(prefix, AUTO_PREFIX_BOOST, shards));
+      // MAX_AUTO_PREFIX_SHARDS in a segment: the bound is on how many terms the prefix spans, which each segment's
+      // shards cut alike.
+      const shards = this.#shardRange(prefix, MAX_AUTO_PREFIX_SHARDS + 1);
+      if (prefix.length >= MIN_AUTO_PREFIX && this.#widest(shards) <= MAX_AUTO_PREFIX_SHARDS) out.push(prefixLookup(prefix, AUTO_PREFIX_BOOST, shards));
     }
     return out;
   }
 
-  /** The shard whose range holds a term. */
-  #shardOf(term: string): number {
-    const first = this.layout.shards.first;
-    let lo = 0;
-    let hi = first.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (first[mid]! <= term) lo = mid;
-      else hi = mid - 1;
+  /**
+   * The shards of the segments one after the other (shard n of the engine: `segment`'s shard n − `from`): the
+   * segment of each, by where its numbers start.
+   */
+  #segmentStarts(): number[] {
+    if (!this.#starts) {
+      let from = 0;
+      this.#starts = this.layout.shards.segments.map((segment) => ((from += segment.first.length), from - segment.first.length));
     }
-    return lo;
+    return this.#starts;
+  }
+  #starts: number[] | undefined;
+
+  /** The shard of each segment whose range holds a term. */
+  #shardOf(term: string): number[] {
+    const starts = this.#segmentStarts();
+    return this.layout.shards.segments.map((segment, s) => starts[s]! + shardIn(segment.first, term));
   }
 
-  /** The shards that can hold terms starting with a prefix. */
-  #shardRange(prefix: string): number[] {
-    const from = this.#shardOf(prefix);
-    const to = this.#shardOf(`${prefix}\uffff`);
-    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  /** The shards that can hold terms starting with a prefix, in every segment: at most `max` of a segment's. */
+  #shardRange(prefix: string, max = Infinity): number[] {
+    const starts = this.#segmentStarts();
+    const out: number[] = [];
+    this.layout.shards.segments.forEach((segment, s) => {
+      const from = shardIn(segment.first, prefix);
+      const to = Math.min(shardIn(segment.first, `${prefix}\uffff`), from + max - 1);
+      for (let n = from; n <= to; n++) out.push(starts[s]! + n);
+    });
+    return out;
+  }
+
+  /** The most shards of one segment among `shards` (engine numbers, as #shardRange gives them). */
+  #widest(shards: number[]): number {
+    const starts = this.#segmentStarts();
+    const bySegment = new Map<number, number>();
+    for (const n of shards) {
+      const s = segmentOf(starts, n);
+      bySegment.set(s, (bySegment.get(s) ?? 0) + 1);
+    }
+    return Math.max(0, ...bySegment.values());
   }
 
   #shard(n: number): Promise<LoadedShard> {
@@ -968,7 +1032,12 @@ export class SearchEngine {
       this.#shards,
       `s${n}`,
       64 * 1024,
-      () => this.#read(this.layout.shards.path.replace('{n}', String(n)), async (res) => new LoadedShard(n, await res.json())),
+      () => {
+        const starts = this.#segmentStarts();
+        const s = segmentOf(starts, n);
+        const path = this.layout.shards.segments[s]!.path.replace('{n}', String(n - starts[s]!));
+        return this.#read(path, async (res) => new LoadedShard(n, await res.json()));
+      },
       (shard) => shard.bytes,
     );
   }
@@ -1143,4 +1212,28 @@ export async function engineFrom(
   const language = await loadLanguage(parsed.data.language);
   const data = typeof service === 'function' ? (parsed.data.records ? undefined : await service()) : service;
   return new SearchEngine(top.index(), parsed.data, data, new Analyzer(language), read);
+}
+
+/** The shard of a segment whose range holds a term (first: the segment's shards' first terms, ascending). */
+function shardIn(first: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = first.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (first[mid]! <= term) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The segment of engine shard n, given where each segment's numbers start (ascending, the first 0). */
+function segmentOf(starts: readonly number[], n: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= n) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

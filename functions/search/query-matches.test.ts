@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { QueryMatches } from './query-matches.ts';
 import type { Posting } from './engine.ts';
 
-/** A posting of episodes (ascending) → [passage, score, ...]. */
-const posting = (byEpisode: Record<number, number[]>): Posting => {
+/** A posting of episodes (ascending) → [passage, weight, ...], its weights times `idf`. */
+const posting = (byEpisode: Record<number, number[]>, idf = 1): Posting => {
   const episodes = Object.keys(byEpisode).map(Number);
   const at = [0];
   const passages: number[] = [];
@@ -13,14 +13,14 @@ const posting = (byEpisode: Record<number, number[]>): Posting => {
     for (let i = 0; i < flat.length; i += 2) passages.push(flat[i]!), scores.push(flat[i + 1]!);
     at.push(passages.length);
   }
-  return { episodes: Int32Array.from(episodes), at: Int32Array.from(at), passages: Int32Array.from(passages), scores: Float64Array.from(scores) };
+  return { episodes: Int32Array.from(episodes), at: Int32Array.from(at), passages: Int32Array.from(passages), scores: Float64Array.from(scores), df: 1, idf };
 };
 
 describe('QueryMatches', () => {
   const matched = new QueryMatches(2);
   matched.postings.push(
     { term: 'bee', posting: posting({ 1: [4, 1, 7, 0.5], 3: [0, 2] }), boost: 1 },
-    { term: 'hive', posting: posting({ 3: [0, 1], 5: [2, 1] }), boost: 0.5 },
+    { term: 'hive', posting: posting({ 3: [0, 0.5], 5: [2, 0.5] }, 2), boost: 0.5 },
     { term: 'bee', posting: posting({ 1: [7, 1] }), boost: 2 },
   );
   matched.metadata.push(

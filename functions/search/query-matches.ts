@@ -71,13 +71,14 @@ export class QueryMatches {
     for (const r of this.postings) {
       const k = indexOf(r.posting.episodes, episode);
       if (k < 0) continue;
-      const { at, passages, scores } = r.posting;
+      const { at, passages, scores, idf } = r.posting;
+      const weight = r.boost * idf;
       for (let i = at[k]!; i < at[k + 1]!; i++) {
         const p = passages[i]!;
         let j = 0;
         while (j < flat.length && flat[j] !== p) j += 2;
-        if (j < flat.length) flat[j + 1]! += r.boost * scores[i]!;
-        else flat.push(p, r.boost * scores[i]!);
+        if (j < flat.length) flat[j + 1]! += weight * scores[i]!;
+        else flat.push(p, weight * scores[i]!);
       }
     }
     return flat;
@@ -95,7 +96,7 @@ export class QueryMatches {
       const k = indexOf(posting.episodes, episode);
       if (k < 0) continue;
       const p: number[] = [];
-      for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) p.push(posting.passages[i]!, posting.scores[i]!);
+      for (let i = posting.at[k]!; i < posting.at[k + 1]!; i++) p.push(posting.passages[i]!, posting.idf * posting.scores[i]!);
       out.set(term, p);
     }
     return out;

@@ -25,7 +25,11 @@ describe('a loaded shard', () => {
     drone: {},
     zebra: { 2: [1, 0.125, 5, 0.0625, 6, 0.03125] },
   };
-  const serialized = { invertedIndex: Object.entries(postings).map(([term, refs]) => [term, { text: Object.fromEntries(Object.entries(refs).map(([e, p]) => [e, { p }])) }] as [string, never]) };
+  const serialized = {
+    invertedIndex: Object.entries(postings).map(
+      ([term, refs], k) => [term, { df: 10 + k, text: Object.fromEntries(Object.entries(refs).map(([e, p]) => [e, { p }])) }] as [string, never],
+    ),
+  };
 
   it('reads every term\'s posting back as published, and has no other term', () => {
     const shard = new LoadedShard(0, serialized);
@@ -33,6 +37,8 @@ describe('a loaded shard', () => {
     for (const [term, refs] of Object.entries(postings)) {
       expect(shard.has(term)).toBe(true);
       expect(published(shard.posting(term)), term).toEqual(refs);
+      expect(shard.posting(term)!.df, term).toBe(10 + Object.keys(postings).indexOf(term));
+      expect(shard.posting(term)!.idf, term).toBe(1);
     }
     for (const other of ['', 'be', 'beeh', 'beehive', 'cafe', 'zebras', 'a', 'zz']) {
       expect(shard.has(other), other).toBe(false);
@@ -44,7 +50,7 @@ describe('a loaded shard', () => {
     expect(shard.expand('cafe', false, true)).toEqual(['café']);
     expect(shard.expand('bees', false, true)).toEqual(['bee']);
     expect(shard.bytes).toBeGreaterThan(1024);
-    expect(shard.bytes).toBeLessThan(1024 + 250);
+    expect(shard.bytes).toBeLessThan(1024 + 270);
   });
 
   it('refuses a shard whose terms are not in code-unit order, or not a serialized index', () => {
@@ -53,5 +59,7 @@ describe('a loaded shard', () => {
     expect(() => new LoadedShard(1, { invertedIndex: [a!, a!] })).toThrow(/order/);
     expect(() => new LoadedShard(2, {} as never)).toThrow(/serialized Lunr index/);
     expect(new LoadedShard(3, { invertedIndex: [] }).has('bee')).toBe(false);
+    // Layout 4's shards had the scores and no df: such a shard is refused, not misread.
+    expect(() => new LoadedShard(4, { invertedIndex: [['bee', { text: { 1: { p: [0, 1.5] } } }] as [string, never]] })).toThrow(/no df/);
   });
 });

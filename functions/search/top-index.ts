@@ -159,6 +159,25 @@ export function hasTerm(index: lunr.Index, term: string): boolean {
   return indexOfTerm(postingsFor(index).terms, term) >= 0;
 }
 
+/**
+ * The documents of an index from loadTopIndex that hold a term, one per field it is in (as lunr.idf counts them):
+ * the episodes' share of the term's document frequency (contract/schemas/search-passages.ts).
+ */
+export function metadataFrequency(index: lunr.Index, term: string): number {
+  const postings = postingsFor(index);
+  const k = indexOfTerm(postings.terms, term);
+  if (k < 0) return 0;
+  materialize(index, postings, k);
+  const posting = vocabularyOf(index)[term] as Record<string, unknown>;
+  let n = 0;
+  for (const field in posting) {
+    if (field === '_index') continue;
+    const refs = posting[field];
+    if (typeof refs === 'object' && refs !== null) for (const _ in refs) n++;
+  }
+  return n;
+}
+
 function postingsFor(index: lunr.Index): Postings {
   const postings = postingsOf.get(index);
   if (!postings) throw new TypeError('not an index from loadTopIndex');

@@ -13,7 +13,7 @@ import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
 import { semanticOnThread } from './search/semantic-thread.ts';
-import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, RECORDS_PATH, SHARD_PATH } from './search/sharded-index.ts';
+import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, RECORDS_PATH } from './search/sharded-index.ts';
 import { serviceEpisode } from './service-data.ts';
 import { siteUrls } from './urls.ts';
 import { PASSAGES_PER_CHUNK } from '../../contract/schemas/search-passages.ts';
@@ -232,7 +232,10 @@ const PASSAGE_FILES_CODEC: Codec<PassageFileTexts> = {
  * thread only slowed it; the shards' writing leaves a core partly idle. Alternated rebuilds: 38.9-45.9 s (median
  * 41.5 of 9) against 42.5-50.8 s (median 46.6 of 9) with the thread started first.
  */
-export async function* searchDocuments(content: LoadedContent, options: { semanticThread?: boolean } = {}): AsyncGenerator<BulkDocument> {
+export async function* searchDocuments(
+  content: LoadedContent,
+  options: { semanticThread?: boolean; place?: (key: string, paths: PlacePaths) => boolean } = {},
+): AsyncGenerator<BulkDocument> {
   const artifacts = await searchArtifacts(content, false);
   const semantic = options.semanticThread ? await semanticOnThread(content) : undefined;
   try {
@@ -241,7 +244,13 @@ export async function* searchDocuments(content: LoadedContent, options: { semant
       if (name === 'semantic' && semantic) continue;
       yield [`/search/${name}.json`, JSON.stringify(await make(content, false))];
     }
-    for (let n = 0; n < artifacts.shards.length; n++) yield [SHARD_PATH.replace('{n}', String(n)), artifacts.shards.json(n)];
+    // A segment's tag names what its shards are made of (artifacts.ts): an unchanged segment's are linked from the
+    // last build, and its postings never made.
+    for (const segment of artifacts.shards.segments) {
+      const paths = segment.first.map((_, n) => segment.shardPath(n));
+      if (options.place?.(contentKey('shard-segment-files', segment.tag), paths)) continue;
+      for (let n = 0; n < paths.length; n++) yield [paths[n]!, segment.shards.json(n)];
+    }
     // Last: the thread has had the shards' time to make it.
     if (semantic) yield ['/search/semantic.json', JSON.stringify(await semantic.result)];
   } finally {

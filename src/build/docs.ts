@@ -115,12 +115,17 @@ the site's: fetch them under ${u.base} (a site served under a path keeps them un
 
 - [/search/lunr-index.json](${u.lunrIndex}): a Lunr 2 index of the episodes' metadata (refs are episode ids;
   fields title, description, guests, topics, chapters), and in \`layout\` where the rest is;
-- \`/search/shards/{n}.json\`: the transcript index, cut by term: shard n is a Lunr 2 index (refs are episode ids,
-  field \`text\`) of the terms from \`layout.shards.first[n]\` up to the next shard's first term. Each posting's
-  metadata \`p\` lists the episode's best passages for the term: \`[passage, score, passage, score, …]\`. The
-  scores are there, so a shard has no field vectors: to run Lunr's own query over it, give it an empty vector per
-  episode with a transcript (\`layout.passages.episodes\`), as below; Lunr's \`score\` is then 0 (\`layout.version\`
-  4; in version 3 every shard carried those empty vectors itself);
+- \`/search/shards/{segment}-{n}.json\`: the transcript index, in segments of consecutive episodes
+  (\`layout.shards.segments\`, oldest first), each cut by term: a segment's shard n is a Lunr 2 index (refs are
+  episode ids, field \`text\`) of the segment's terms from its \`first[n]\` up to its next shard's first term, at
+  its \`path\` with \`{n}\` replaced. A word is in one shard of each segment. Each term's posting has \`df\` (the
+  segment's passages that hold it) and per episode the metadata \`p\`: the episode's best passages for the term,
+  \`[passage, weight, passage, weight, …]\`. A passage's score is the term's idf times its weight, the idf over the
+  whole show: \`ln(1 + (N − df + 0.5) / (df + 0.5))\` with N \`layout.shards.documents\` and df the \`df\` of every
+  segment's posting plus the episodes' fields the top index lists the term in. The weights are there, so a shard
+  has no field vectors: to run Lunr's own query over it, give it an empty vector per episode with a transcript
+  (\`layout.passages.episodes\`), as below; Lunr's \`score\` is then 0 (\`layout.version\` 5; version 4 had one
+  set of shards, with the scores);
 - \`/search/passages/{id}/{chunk}.json\`: an episode's transcript passages, numbered from 0 as \`p\` refers to
   them, in chunks of \`layout.passages.perChunk\` (passage p is in chunk ⌊p / perChunk⌋, from its \`from\`): \`text\`
   (the cues, one per line), \`starts\` (each cue's start, seconds), \`first\` (each passage's first cue) and \`ends\`;
@@ -138,20 +143,22 @@ the site's: fetch them under ${u.base} (a site served under a path keeps them un
   plus \`url\`, \`audio\`, \`transcript\` and \`chaptersUrl\`, absolute); \`layout.records.episodes\` lists every
   episode. A client fetches the records of the results it shows, not every episode's.
 
-Scores are BM25 with statistics of the whole show, so a word's scores from different shards add up.
+Scores are BM25 with statistics of the whole show, so a word's scores from different shards and segments add up.
 
 \`\`\`js
 import lunr from 'lunr';
 const top = await (await fetch('${u.lunrIndex}')).json();
 const metadata = lunr.Index.load(top);            // titles, topics, guests, descriptions, chapters
 const term = lunr.stemmer(new lunr.Token('hydration')).toString();
-const { first, path } = top.layout.shards;
-const n = first.findLastIndex((f) => f <= term);
-const json = await (await fetch(path.replace('{n}', n))).json();
 const fieldVectors = top.layout.passages.episodes.map((id) => [\`text/\${id}\`, []]);
-const shard = lunr.Index.load({ ...json, fieldVectors });
-const hits = shard.query((q) => q.term(term, { usePipeline: false })); // hit.ref is an episode id
-// hit.matchData.metadata[term].text.p → [passage, score, ...]; passages: layout.passages.path with {id}, {chunk}
+const hits = [];
+for (const { first, path } of top.layout.shards.segments) {
+  const n = first.findLastIndex((f) => f <= term);
+  const json = await (await fetch(path.replace('{n}', n))).json();
+  const shard = lunr.Index.load({ ...json, fieldVectors });
+  hits.push(...shard.query((q) => q.term(term, { usePipeline: false }))); // hit.ref is an episode id
+}
+// hit.matchData.metadata[term].text.p → [passage, weight, ...]; passages: layout.passages.path with {id}, {chunk}
 const record = await (await fetch(top.layout.records.path.replace('{id}', hits[0].ref))).json(); // title, url, chapters, ...
 \`\`\`
 

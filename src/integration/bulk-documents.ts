@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
-import { episodeDocuments, SEARCH_INDEX_PATH, searchDocuments, setBulkDocumentsWrittenByIntegration, showDocuments } from '../build/bulk-documents.ts';
+import { episodeDocuments, SEARCH_INDEX_PATH, searchDocuments, setBulkDocumentsWrittenByIntegration, showDocuments, type PlacePaths } from '../build/bulk-documents.ts';
 import { contentDir, getContent } from '../content/site.ts';
 import { episodeFiles } from '../content/load.ts';
 import { addParseCacheUsage, configureParseCache, parseCacheDir, parseCacheFolder, type ParseCacheUsage } from '../content/parse-cache.ts';
@@ -183,12 +183,12 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
   const content = getContent();
   const done = new Map<string, JobResult>();
   const cache = linkedFiles ? new LinkedFiles(linkedFiles, precompressCache) : undefined;
-  const perEpisode = () =>
-    episodeDocuments(content, { place: cache && ((key, paths) => cache.place(key, paths, staging, levelsFor, done)), claim: () => Atomics.add(next, 0, 1) });
+  const place = cache && ((key: string, paths: PlacePaths) => cache.place(key, paths, staging, levelsFor, done));
+  const perEpisode = () => episodeDocuments(content, { place, claim: () => Atomics.add(next, 0, 1) });
   // The episodes part starts with /search-index.json: it is done long before the search part, the build's last.
   const gzipLevel = levelsFor(SEARCH_INDEX_PATH, 0).gz;
   const documents =
-    part === 'episodes' ? chain(showDocuments(content, { gzipLevel }), perEpisode) : chain(searchDocuments(content, { semanticThread: true }), perEpisode);
+    part === 'episodes' ? chain(showDocuments(content, { gzipLevel }), perEpisode) : chain(searchDocuments(content, { semanticThread: true, place }), perEpisode);
   // The search part compresses on threads of its own: its shards come last, when the other threads are done (in a
   // rebuild at 1,000 episodes their ~4 s of gzip were the build's tail, one core idle). Two: with one, a profiled
   // rebuild at 1,104 episodes still ended on ~2.5 s of it alone, the index's thread idle. The episodes part keeps

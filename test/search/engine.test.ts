@@ -255,7 +255,7 @@ describe('the sample podcast through the service functions the MCP tools call', 
 describe('/ask loads what a question needs at once', () => {
   it("reads the shards of a question's words together, not one after the other", async () => {
     const files = await contentFiles(sampleContent(), { shardBytes: 4096 });
-    const top = JSON.parse(files['/search/lunr-index.json']!) as { layout: { shards: { first: string[] } }; invertedIndex: Array<[string, unknown]> };
+    const top = JSON.parse(files['/search/lunr-index.json']!) as { layout: { shards: { segments: Array<{ first: string[] }> } }; invertedIndex: Array<[string, unknown]> };
     const inTop = new Set(top.invertedIndex.map(([t]) => t));
     let inFlight = 0;
     let most = 0;
@@ -269,7 +269,7 @@ describe('/ask loads what a question needs at once', () => {
     });
     const engine = await getEngine(store);
     // Two words of the transcripts only (not in the episodes' metadata, so each needs its shard), far apart.
-    const words = top.layout.shards.first.filter((t) => /^[a-z]{5,}$/.test(t) && !inTop.has(t) && engine.analyzer.stem(t) === t);
+    const words = top.layout.shards.segments[0]!.first.filter((t) => /^[a-z]{5,}$/.test(t) && !inTop.has(t) && engine.analyzer.stem(t) === t);
     expect(words.length).toBeGreaterThan(4);
     const question = `what did they say about ${words[0]} and ${words.at(-1)}`;
     expect(contentWords(question, engine.analyzer).clauses.map((c) => c.term)).toEqual([words[0], words.at(-1)]);
@@ -348,19 +348,22 @@ describe('offline search as /docs.md shows it', () => {
     // in JavaScript, is given for TypeScript's sake).
     const top = fetchJson('/search/lunr-index.json');
     const term = lunr.stemmer(new lunr.Token('hydration', {})).toString();
-    const { first, path } = top.layout.shards;
-    const n = first.findLastIndex((f: string) => f <= term);
-    const json = fetchJson(path.replace('{n}', n));
     const fieldVectors = top.layout.passages.episodes.map((id: number) => [`text/${id}`, []]);
-    const shard = lunr.Index.load({ ...json, fieldVectors });
-    const hits = shard.query((q) => q.term(term, { usePipeline: false }));
+    const hits: lunr.Index.Result[] = [];
+    let json: { fieldVectors: unknown[] } | undefined;
+    for (const { first, path } of top.layout.shards.segments) {
+      const n = first.findLastIndex((f: string) => f <= term);
+      json = fetchJson(path.replace('{n}', n));
+      const shard = lunr.Index.load({ ...json, fieldVectors });
+      hits.push(...shard.query((q) => q.term(term, { usePipeline: false })));
+    }
     const record = fetchJson(top.layout.records.path.replace('{id}', hits[0]!.ref));
-    expect(first.length).toBeGreaterThan(2);
+    expect(top.layout.shards.segments[0].first.length).toBeGreaterThan(2);
     expect(record).toEqual(JSON.parse(files['/service.json']!).episodes.find((e: { id: number }) => String(e.id) === hits[0]!.ref));
     expect(record.title).toEqual(expect.any(String));
     // Published without vectors, which Lunr's query cannot do without once a term matches.
-    expect(json.fieldVectors).toEqual([]);
-    expect(() => lunr.Index.load(json).query((q) => q.term(term, { usePipeline: false }))).toThrow(TypeError);
+    expect(json!.fieldVectors).toEqual([]);
+    expect(() => lunr.Index.load(json as object).query((q) => q.term(term, { usePipeline: false }))).toThrow(TypeError);
     // The sourdough episode says it; every hit's passages are in its posting's metadata, best first.
     expect(hits.map((h) => h.ref)).toContain('1');
     for (const hit of hits) {
@@ -368,5 +371,41 @@ describe('offline search as /docs.md shows it', () => {
       expect(p.length % 2).toBe(0);
       expect(p[1]!).toBeGreaterThanOrEqual(p.at(-1)!);
     }
+  });
+});
+
+describe('a transcript index in segments (layout 5)', () => {
+  // Twenty episodes whose passages are all as long, so that every segment's average passage length is the same and
+  // the scores of an index in two segments are those of one: the show's idf, summed from every segment's df.
+  const words = ['bread', 'oven', 'tide', 'moon', 'kelp', 'salt', 'yeast', 'flour'];
+  const show = Array.from({ length: 20 }, (_, i) => ({
+    id: i + 1,
+    title: `Episode ${i + 1}`,
+    cues: [
+      [0, `Today ${words[i % 8]} and ${words[(i * 3) % 8]} with ${words[(i + 5) % 8]}.`],
+      [40, `Then ${words[(i * 5) % 8]} and ${words[(i + 1) % 8]} with ${words[(i * 7) % 8]}.`],
+    ] as Array<[number, string]>,
+  }));
+  let one: SearchEngine;
+  let two: SearchEngine;
+  beforeAll(async () => {
+    one = await syntheticEngine(show, 'en', { segments: (n) => [n] });
+    two = await syntheticEngine(show, 'en', { segments: (n) => [16, n - 16] });
+  });
+
+  it('ranks and scores as one index would, a word read from every segment', async () => {
+    expect(one.layout.shards.segments.length).toBe(1);
+    expect(two.layout.shards.segments.length).toBe(2);
+    for (const query of ['bread', 'kelp tide', 'yeast -salt', '+moon flour', 'flo*', 'breda']) {
+      const [a, b] = [await one.search(query), await two.search(query)];
+      expect(b.hits.map((h) => h.id), query).toEqual(a.hits.map((h) => h.id));
+      b.hits.forEach((h, i) => expect(h.score, `${query} #${i}`).toBeCloseTo(a.hits[i]!.score, 3));
+      expect(b.hits.length, query).toBeGreaterThan(0);
+    }
+    // Episode 17 on is in the second segment only: found there, with its moment.
+    const kelp = await two.search('kelp');
+    expect(kelp.hits.some((h) => h.id > 16)).toBe(true);
+    const asked = [await one.ask('where do they talk about kelp and the tide?'), await two.ask('where do they talk about kelp and the tide?')];
+    expect(asked[1]!.hits.map((h) => [h.id, h.passage])).toEqual(asked[0]!.hits.map((h) => [h.id, h.passage]));
   });
 });

@@ -127,14 +127,14 @@ export interface SyntheticEpisode {
  * An engine over a handful of made-up episodes, built and serialized the way the build does it, for tests that
  * need exact control (ties, languages, edge cases) rather than the sample podcast.
  */
-export async function syntheticEngine(episodes: SyntheticEpisode[], language = 'en'): Promise<SearchEngine> {
+export async function syntheticEngine(episodes: SyntheticEpisode[], language = 'en', options: SearchBuildOptions = {}): Promise<SearchEngine> {
   const site = 'https://podcast.example';
   const loaded = episodes.map((e) => ({
     ...e,
     chapters: [],
     cues: e.cues ? e.cues.map(([start, text], i, all) => ({ start, end: all[i + 1]?.[0] ?? start + 5, text })) : null,
   }));
-  const artifacts = await buildSearchArtifacts({ show: { language } as LoadedContent['show'], episodes: loaded as unknown as LoadedContent['episodes'] });
+  const artifacts = await buildSearchArtifacts({ show: { language } as LoadedContent['show'], episodes: loaded as unknown as LoadedContent['episodes'] }, options);
   const service = {
     version: '0.0.0-test',
     generated_at: new Date(0).toISOString(),

@@ -82,6 +82,17 @@ describe('npm run dev serves the search documents at the paths the index names',
     const second = JSON.parse(await text(chunk(top.layout.passages.path, 12, 1))) as { episode: number; from: number };
     expect(second).toMatchObject({ episode: 12, from: top.layout.passages.perChunk });
   });
+
+  it("the transcript index's shards, by their segment's pattern", async () => {
+    const top = JSON.parse(await text('/search/lunr-index.json')) as { layout: { shards: { segments: Array<{ path: string; first: string[] }> } } };
+    const [segment] = top.layout.shards.segments;
+    const last = segment!.first.length - 1;
+    const shard = JSON.parse(await text(segment!.path.replace('{n}', String(last)))) as { invertedIndex: Array<[string, { df: number }]> };
+    // The shard asked for: its terms start at its first term.
+    expect(shard.invertedIndex[0]![0]).toBe(segment!.first[last]);
+    expect(shard.invertedIndex[0]![1].df).toBeGreaterThan(0);
+    expect((await get(segment!.path.replace('{n}', String(last + 1)))).status).toBe(404);
+  });
 });
 
 describe('npm run dev shows each edit to the content at the next request', () => {

@@ -10,7 +10,9 @@ import { languageKey } from '../../../contract/search/language.ts';
 import { analyseShow } from './analysis.ts';
 import { PASSAGE_WINDOW, showPassages, type PassageWindow } from './passages.ts';
 import { FIELD_BOOSTS, type SearchField } from './lunr-index.ts';
-import { indexAnalysed, PASSAGE_TERMS_PATH, PASSAGES_PATH, SHARD_PATH, type ShardedIndex, type ShardOptions } from './sharded-index.ts';
+import { indexAnalysed, PASSAGE_TERMS_PATH, PASSAGES_PATH, type ShardedIndex, type ShardOptions } from './sharded-index.ts';
+import { cuesCodeIdentity } from '../code-identity.ts';
+import { cachedByContent, contentKey, parseCacheDir } from '../../content/parse-cache.ts';
 
 export interface SearchArtifacts extends ShardedIndex {
   /** /search/passages.json */
@@ -57,9 +59,46 @@ export async function buildSearchArtifacts(
   // unchanged episode's analysis without making its passages (analyseShow).
   const analysed = await analyseShow(content.episodes, language, window);
   const passages = options.passageFiles === false ? undefined : showPassages(content.episodes, window);
-  const index = await indexAnalysed(content.episodes, analysed, language, boosts, options, passages);
+  const index = await indexAnalysed(content.episodes, analysed, language, boosts, { ...segmentCache(content, language, { ...options, window, boosts }), ...options }, passages);
   const { version, passages: where } = index.top.layout;
   return { ...index, passagesIndex: SearchPassagesSchema.parse({ version, language, boosts, passages: where }) };
+}
+
+/**
+ * With the build's cache: a segment of the transcript index named by its episodes' transcripts (their digests, which
+ * the content loader has) and the code that makes its shards from them, and its shards' first terms kept under that
+ * name, so that a rebuild makes none of an unchanged segment's postings (its shards are linked from the last build:
+ * src/build/bulk-documents.ts). Nothing without the cache: the index names segments by their analysed passages.
+ */
+function segmentCache(
+  content: Pick<LoadedContent, 'episodes'>,
+  language: string,
+  options: SearchBuildOptions,
+): Pick<ShardOptions, 'segmentTag' | 'segmentFirst'> {
+  if (parseCacheDir() === undefined) return {};
+  const code = cuesCodeIdentity(
+    [new URL('./', import.meta.url), new URL('../../../contract/search/', import.meta.url), new URL('../../../contract/schemas/', import.meta.url)],
+    ['lunr', 'lunr-languages'],
+  );
+  if (!code) return {};
+  const made = JSON.stringify({ language, window: options.window, boosts: options.boosts, perTerm: options.passagesPerTerm, shardBytes: options.shardBytes });
+  const identity = `shard-segment\0${code}\0${made}`;
+  const transcripts = new Map(content.episodes.map((e) => [e.id, e.transcript]));
+  return {
+    // 16 hex digits of the key: the shards' paths carry it.
+    segmentTag: (ids) =>
+      contentKey(
+        identity,
+        ids
+          .map((id) => {
+            const t = transcripts.get(id);
+            if (!t) throw new Error(`search index: episode ${id} has passages but no transcript`);
+            return `${id}\0${t.format}\0${t.digest}`;
+          })
+          .join('\0'),
+      ).slice(0, 16),
+    segmentFirst: (tag, make) => cachedByContent(identity, tag, make, { counted: false }),
+  };
 }
 
 /** Every search document by URL path, serialized as the build publishes them (tests and tools use this). */
@@ -68,7 +107,7 @@ export function searchFiles(artifacts: SearchArtifacts): Record<string, string> 
     '/search/lunr-index.json': JSON.stringify(artifacts.top),
     '/search/passages.json': JSON.stringify(artifacts.passagesIndex),
   };
-  for (let n = 0; n < artifacts.shards.length; n++) files[SHARD_PATH.replace('{n}', String(n))] = artifacts.shards.json(n);
+  for (let n = 0; n < artifacts.shards.length; n++) files[artifacts.shards.path(n)] = artifacts.shards.json(n);
   for (const [id, chunks] of artifacts.passages) {
     chunks.forEach((chunk, c) => (files[PASSAGES_PATH.replace('{id}', String(id)).replace('{chunk}', String(c))] = JSON.stringify(chunk)));
   }

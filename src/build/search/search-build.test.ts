@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import lunr from 'lunr';
 import { buildPassages, PASSAGE_WINDOW } from './passages.ts';
 import { buildLunrIndex } from './lunr-index.ts';
-import { buildShardedIndex, numberJson, Shards } from './sharded-index.ts';
+import { buildShardedIndex, numberJson, segmentSizes, SEGMENT_EPISODES, Shards } from './sharded-index.ts';
 import { decodePassages } from '../../../contract/schemas/search-passages.ts';
 import type { Cue } from '../../content/srt.ts';
 
@@ -105,7 +105,10 @@ describe('buildShardedIndex', () => {
   it('publishes a valid top index of metadata, shards covering the vocabulary in order, and passages per episode', async () => {
     const built = await buildShardedIndex(episodes, passages, 'en', undefined, { shardBytes: 2_000 });
     expect(lunr.Index.load(JSON.parse(JSON.stringify(built.top))).search('ines').map((r) => r.ref)).toEqual(['1']);
-    const { first } = built.top.layout.shards;
+    expect(built.top.layout.shards.segments.length).toBe(1);
+    const [{ first, path }] = built.top.layout.shards.segments;
+    expect(path).toMatch(/^\/search\/shards\/[0-9a-f]{16}-\{n\}\.json$/);
+    expect(built.top.layout.shards.documents).toBe(episodes.length + passages.length);
     expect(built.shards.length).toBe(first.length);
     expect(built.shards.length).toBeGreaterThan(2);
     expect(first[0]).toBe('');
@@ -118,6 +121,8 @@ describe('buildShardedIndex', () => {
       // (contract/schemas/search-passages.ts, docs.md): it finds the episodes each term's posting lists.
       const index = lunr.Index.load({ ...published, fieldVectors: built.top.layout.passages.episodes.map((id) => [`text/${id}`, []]) });
       for (const [term, posting] of shard.invertedIndex) {
+        const { df } = posting as { df: number };
+        expect(Number.isInteger(df) && df > 0 && df <= passages.length).toBe(true);
         expect(term >= first[n]!).toBe(true);
         if (n + 1 < first.length) expect(term < first[n + 1]!).toBe(true);
         const holding = Object.keys((posting as { text: Record<string, unknown> }).text);
@@ -145,18 +150,21 @@ describe('buildShardedIndex', () => {
     const { shards } = built;
     expect(shards.length).toBeGreaterThan(2);
     for (let n = 0; n < shards.length; n++) expect(shards.json(n), `shard ${n}`).toBe(JSON.stringify(shards.get(n)));
-    const empty = (await buildShardedIndex(episodes, [], 'en')).shards;
-    expect(empty.json(0)).toBe(JSON.stringify(empty.get(0)));
+    expect((await buildShardedIndex(episodes, [], 'en')).shards.length).toBe(0);
     for (const n of [-1, shards.length, 0.5, Number.NaN]) expect(() => shards.json(n), String(n)).toThrow(RangeError);
     // Postings the fast path cannot write as JSON.stringify does: NaN (null), -0 (0), episodes out of order (sorted keys).
     const odd = (data: number[]) =>
-      new Shards({ terms: ['a', 'b'], textTerms: [0, 1], termStart: Int32Array.of(0, 1, 3), byTerm: Int32Array.of(0, 5, 10), data: Float64Array.from(data) }, [0], ['stemmer']);
+      new Shards(
+        { terms: ['a', 'b'], textTerms: [0, 1], termStart: Int32Array.of(0, 1, 3), byTerm: Int32Array.of(0, 5, 10), data: Float64Array.from(data), df: Int32Array.of(1, 2) },
+        [0],
+        ['stemmer'],
+      );
     for (const data of [
       [0, 1, 1, 0, Number.NaN, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
       [0, 1, 1, 0, -0, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
       [0, 1, 1, 0, 1.5, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
-      // Numbers numberJson leaves to JSON.stringify: four decimals, a passage number past a million.
-      [0, 1, 1, 0, 1.2345, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
+      // Numbers numberJson leaves to JSON.stringify: five decimals, a passage number past a million.
+      [0, 1, 1, 0, 1.23456, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
       [0, 1, 1, 2_000_000, 1.5, 1, 3, 1, 2, 0.5, 1, 7, 1, 0, 0.25],
     ]) {
       const shard = odd(data);
@@ -165,22 +173,47 @@ describe('buildShardedIndex', () => {
   });
 
   it('writes a shard\'s numbers as JSON.stringify does, or leaves them to it', () => {
-    // Every score of three decimals below a million the index can hold (round3), and integers: the same text.
-    const samples = [0, 1, 7, 999_999, 0.001, 0.01, 0.1, 0.5, 0.05, 0.007, 1.25, 2.103, 12.34, 999_999.999, -0.5, -3.007];
-    for (let i = 0; i < 40_000; i++) samples.push((((i * 7_919) % 2_000_000) - 1_000_000) / 1000, ((i * 104_729) % 100_000) / 1000);
+    // Every weight of four decimals below 100,000 the index can hold (round4), and integers: the same text.
+    const samples = [0, 1, 7, 999_999, 0.0001, 0.001, 0.01, 0.1, 0.5, 0.05, 0.007, 0.0007, 1.25, 2.103, 2.1035, 12.34, 99_999.9999, -0.5, -3.007, -3.0071];
+    for (let i = 0; i < 40_000; i++) samples.push((((i * 7_919) % 2_000_000) - 1_000_000) / 10_000, ((i * 104_729) % 1_000_000) / 10_000);
     for (const x of samples) expect(numberJson(x), String(x)).toBe(JSON.stringify(x));
-    // Anything else is not written here: not finite, -0, more decimals, a million and above, too small for 3 decimals.
-    for (const x of [Number.NaN, Infinity, -Infinity, -0, 1 / 3, 1.2345, 1e6, 1e6 + 0.5, 1e21, 0.0001, 5e-7]) expect(numberJson(x), String(x)).toBeUndefined();
+    // Anything else is not written here: not finite, -0, more decimals, a million and above, too small for 4 decimals.
+    for (const x of [Number.NaN, Infinity, -Infinity, -0, 1 / 3, 1.23456, 1e6, 1e6 + 0.5, 1e21, 0.00001, 5e-7]) expect(numberJson(x), String(x)).toBeUndefined();
   });
 
-  it('publishes one empty shard when no episode has a transcript', async () => {
+  it('publishes no segment when no episode has a transcript', async () => {
     const built = await buildShardedIndex(episodes, [], 'en');
-    expect(built.top.layout.shards.first).toEqual(['']);
-    expect(built.shards.length).toBe(1);
-    const shard = built.shards.get(0);
-    expect(shard.invertedIndex).toEqual([]);
-    expect(shard.fieldVectors).toEqual([]);
-    expect(lunr.Index.load(JSON.parse(JSON.stringify(shard))).search('anything')).toEqual([]);
+    expect(built.top.layout.shards).toEqual({ documents: episodes.length, segments: [] });
+    expect(built.shards.length).toBe(0);
+    expect(() => built.shards.get(0)).toThrow(RangeError);
+  });
+
+  it('cuts the episodes into segments: full ones, then halves, then the last few', () => {
+    expect(segmentSizes(0)).toEqual([]);
+    expect(segmentSizes(5)).toEqual([5]);
+    expect(segmentSizes(16)).toEqual([16]);
+    expect(segmentSizes(1000)).toEqual([256, 256, 256, 128, 64, 32, 8]);
+    expect(segmentSizes(1001)).toEqual([256, 256, 256, 128, 64, 32, 9]);
+    expect(segmentSizes(2000)).toEqual([...Array(7).fill(256), 128, 64, 16]);
+    for (const n of [1, 15, 17, 255, 256, 257, 511, 1000, 4097]) {
+      const sizes = segmentSizes(n);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
+      expect(sizes.every((size) => size <= SEGMENT_EPISODES)).toBe(true);
+      expect([...sizes].sort((a, b) => b - a)).toEqual(sizes);
+    }
+  });
+
+  it('keeps a segment\'s shards byte for byte when an episode is added after it, and names them by their content', async () => {
+    const show = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, title: `Episode ${i + 1}` }));
+    const said = (id: number) => ({ id, cues: [{ start: 0, end: 40, text: `Episode ${id} talks about ${words(80, String.fromCharCode(97 + id))} and bread.` }] });
+    const before = await buildShardedIndex(show.slice(0, 4), buildPassages([1, 2, 3, 4].map(said)), 'en', undefined, { shardBytes: 2_000, segments: () => [2, 2] });
+    const after = await buildShardedIndex(show, buildPassages([1, 2, 3, 4, 5].map(said)), 'en', undefined, { shardBytes: 2_000, segments: () => [2, 3] });
+    const [kept, changed] = before.shards.segments;
+    expect(after.shards.segments[0]!.tag).toBe(kept!.tag);
+    expect(after.shards.segments[1]!.tag).not.toBe(changed!.tag);
+    for (let n = 0; n < kept!.first.length; n++) expect(after.shards.segments[0]!.shards.json(n)).toBe(kept!.shards.json(n));
+    // The show's statistics are not in a segment's shards: the new episode changed the documents the idf counts.
+    expect(after.top.layout.shards.documents).toBe(before.top.layout.shards.documents + 2);
   });
 
   it('cuts an episode\'s passages into chunks of perChunk, numbered as the postings number them', async () => {
@@ -218,10 +251,14 @@ describe('buildShardedIndex', () => {
       passage(2, 0, 'water flour'),
     ];
     const built = await buildShardedIndex(episodes, own, 'en', undefined, { passagesPerTerm: 3 });
-    const postingOf = (term: string) => {
+    const entryOf = (term: string) => {
       const shard = [...built.shards].find((s) => s.invertedIndex.some(([t]) => t === term))!;
-      return (shard.invertedIndex.find(([t]) => t === term)![1] as { text: Record<string, { p: number[] }> }).text;
+      return shard.invertedIndex.find(([t]) => t === term)![1] as { df: number; text: Record<string, { p: number[] }> };
     };
+    const postingOf = (term: string) => entryOf(term).text;
+    // The passages holding the word, listed or not ("flour" is in five: four of episode 1's and episode 2's one).
+    expect(entryOf('flour').df).toBe(5);
+    expect(entryOf('water').df).toBe(5);
     const flour = postingOf('flour');
     const passagesOf = (p: number[]) => p.filter((_, i) => i % 2 === 0);
     const scoresOf = (p: number[]) => p.filter((_, i) => i % 2 === 1);

@@ -43,7 +43,8 @@ export const PASSAGES_PER_TERM = 3;
  */
 export const SHARD_BYTES = 64 * 1024;
 
-export const SHARD_PATH = '/search/shards/{n}.json';
+/** A shard's path: `{segment}` is its segment's tag, `{n}` its number in the segment (from 0). */
+export const SHARD_PATH = '/search/shards/{segment}-{n}.json';
 export const PASSAGES_PATH = '/search/passages/{id}/{chunk}.json';
 export const PASSAGE_TERMS_PATH = '/search/passage-terms/{id}/{chunk}.json';
 export const RECORDS_PATH = '/search/records/{id}.json';
@@ -62,8 +63,8 @@ export interface SerializedIndex {
 export interface ShardedIndex {
   /** /search/lunr-index.json: the metadata index, and the layout of the rest. */
   top: SerializedIndex & { layout: SearchLayout };
-  /** /search/shards/<n>.json */
-  shards: Shards;
+  /** /search/shards/<segment>-<n>.json, in segments of consecutive episodes. */
+  shards: ShardSet;
   /** /search/passages/<id>/<chunk>.json: each episode's chunks, in order. */
   passages: Map<number, PassageChunk[]>;
   /** /search/passage-terms/<id>/<chunk>.json: each chunk's analysis for /ask, same order. */
@@ -76,9 +77,47 @@ export interface ShardOptions {
   passagesPerChunk?: number;
   /** false: leave `passages` and `passageTerms` empty (the build writes them per episode, episodePassageFiles). */
   passageFiles?: boolean;
+  /**
+   * What names a segment of the transcript index (in its shards' paths), given its episodes: it must change with
+   * anything its shards are made from (the episodes' transcripts, the code). Absent: a digest of the segment's
+   * analysed passages (segmentTagOf), which costs a pass over their terms.
+   */
+  segmentTag?: (episodes: readonly number[]) => string;
+  /**
+   * The first terms of a segment's shards, kept by its tag from an earlier build (`make` gives them otherwise): a
+   * rebuild then makes none of an unchanged segment's postings, and links its shards (src/build/bulk-documents.ts).
+   */
+  segmentFirst?: (tag: string, make: () => string[]) => string[];
+  /** The sizes of the segments of `count` episodes with transcripts (segmentSizes; tests cut them otherwise). */
+  segments?: (count: number) => number[];
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/**
+ * Episodes a segment of the transcript index holds: SEGMENT_EPISODES, oldest first, then what is left in halves
+ * (128, 64, 32, 16) and the last few together. Adding an episode at the end makes the last segment (under 16
+ * episodes) again, and, when it fills a size, the segments it merges with; a reader loads a term's shard in every
+ * segment (at most 3 + 5 at 1,000 episodes).
+ */
+export const SEGMENT_EPISODES = 256;
+const SMALLEST_SEGMENT = 16;
+
+/** The sizes of the segments of `count` episodes with transcripts, oldest first. */
+export function segmentSizes(count: number): number[] {
+  const sizes: number[] = [];
+  let left = count;
+  for (; left >= SEGMENT_EPISODES; left -= SEGMENT_EPISODES) sizes.push(SEGMENT_EPISODES);
+  for (let size = SEGMENT_EPISODES / 2; size >= SMALLEST_SEGMENT; size /= 2) {
+    if (left >= size) {
+      sizes.push(size);
+      left -= size;
+    }
+  }
+  if (left > 0) sizes.push(left);
+  return sizes;
+}
 
 export async function buildShardedIndex(
   episodes: IndexedEpisode[],
@@ -200,28 +239,15 @@ export async function indexAnalysed(
   // A passage's distinct terms, counted in a vocabulary-wide array rather than a Set or Map per passage: ~100,000
   // passages at N = 1,000, where those cost seconds of the rebuild's critical path.
   const counter = new TermCounter(terms.length);
-  const passageTerms = new Map<number, Int32Array[]>();
-  // The size of each term's records in pass 2 ([term, episode, n, (passage, score) × n] per episode holding it, n
-  // its passages there up to perTerm), so that pass 2 writes each record in its term's place (TermRecords).
-  const records = new TermRecords(terms.length);
-  let ordinal = 0;
-  for (const [id, list] of byEpisode) {
-    ordinal++;
-    passageTerms.set(
-      id,
-      list.map((p) => {
-        const ids = analysed.passages[p]!;
-        const distinct = counter.count(ids);
-        for (let k = 0; k < distinct; k++) {
-          const term = counter.terms[k]!;
-          df[term] = (df[term] ?? 0) + 1;
-          records.count(term, ordinal, perTerm);
-        }
-        counter.clear(distinct);
-        addLength('text', ids.length);
-        return ids;
-      }),
-    );
+  for (const list of byEpisode.values()) {
+    for (const p of list) {
+      const distinct = counter.count(analysed.passages[p]!);
+      for (let k = 0; k < distinct; k++) {
+        const term = counter.terms[k]!;
+        df[term] = (df[term] ?? 0) + 1;
+      }
+      counter.clear(distinct);
+    }
   }
   const documentCount = docs.length + analysed.passages.length;
   const average: Record<string, number> = {};
@@ -267,52 +293,29 @@ export async function indexAnalysed(
     return [terms[id]!, posting];
   });
 
-  // Pass 2: the transcript postings, episode by episode: each term's best passages in the episode, as records
-  // [term, episode, n, (passage, score) × n] in one typed array (millions of small arrays before: ~4 s of the
-  // rebuild's critical path and much of its garbage at N = 1,000), each written where its term's records are, terms
-  // in shard order: the shards then read the array from start to end, not all over it once per term.
-  const textTerms: number[] = [];
-  for (let id = 0; id < terms.length; id++) if (records.has(id)) textTerms.push(id);
-  textTerms.sort((a, b) => compare(terms[a]!, terms[b]!));
-  const { termStart, byTerm, data } = records.place(textTerms);
-  const best = new BestPassages(terms.length, perTerm);
-  for (const [episode, list] of passageTerms) {
-    list.forEach((ids, passage) => {
-      const distinct = counter.count(ids);
-      for (let k = 0; k < distinct; k++) {
-        const id = counter.terms[k]!;
-        best.offer(id, passage, bm25(id, counter.counts[id]!, ids.length, 'text'));
-      }
-      counter.clear(distinct);
-    });
-    best.drain(episode, records);
+  // The transcript index, in segments of consecutive episodes (segmentSizes): each segment's postings are made from
+  // its own episodes alone, so that a rebuild that adds an episode makes the last segments' shards again and links
+  // the others' from the last build (src/build/bulk-documents.ts). What a segment cannot know, the document frequency
+  // of a term over the whole show, the reader sums from every segment's shard of the term (each publishes its own)
+  // and the top index: a score is idf × the posting's weight (contract/schemas/search-passages.ts).
+  const withPassages = [...byEpisode.keys()].sort((a, b) => a - b);
+  const textBoost = boosts.text ?? 1;
+  const built: ShardSegment[] = [];
+  let from = 0;
+  const sizes = (options.segments ?? segmentSizes)(withPassages.length);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1) || sizes.reduce((a, b) => a + b, 0) !== withPassages.length) {
+    throw new Error(`search index: segments of ${sizes.join(', ')} episodes for ${withPassages.length}`);
   }
-  records.check();
-
-  // Pass 3: cut the sorted vocabulary into shards of about shardBytes of JSON. Only the cuts are made here: each
-  // shard's objects are made when it is asked for (Shards), as the build writes it. Made all at once they were
-  // ~2.2 GB of the indexing thread's 3.0 GB heap at 2,000 episodes, and the garbage collector's work grew with them.
-  const postings: TermPostings = { terms, textTerms, termStart, byTerm, data };
-  // Shard 0 starts at the first term (first: '', every term sorts after it); with no transcript at all it is the
-  // one empty shard that keeps the layout uniform.
-  const cuts: number[] = [0];
-  const first: string[] = [''];
-  let shardBytesSoFar = 0;
-  textTerms.forEach((id, k) => {
-    // Estimated JSON size of the term's entry.
-    let bytes = terms[id]!.length + 32;
-    for (let r = termStart[id]!; r < termStart[id + 1]!; r++) bytes += 14 + data[byTerm[r]! + 2]! * 10;
-    if (k > 0 && shardBytesSoFar + bytes > shardBytes) {
-      cuts.push(k);
-      first.push(terms[id]!);
-      shardBytesSoFar = 0;
-    }
-    shardBytesSoFar += bytes;
-  });
-  const shards = new Shards(postings, cuts, pipelineLabels);
+  for (const size of sizes) {
+    const ids = withPassages.slice(from, (from += size));
+    const lists = ids.map((id) => byEpisode.get(id)!);
+    const make = () => segmentShards(ids, lists, analysed.passages, terms, { perTerm, shardBytes, textBoost, pipeline: pipelineLabels });
+    const tag = options.segmentTag?.(ids) ?? segmentTagOf(ids, lists, analysed.passages, terms, { perTerm, shardBytes, textBoost, language: lang.key });
+    built.push(new ShardSegment(tag, options.segmentFirst ? () => options.segmentFirst!(tag, () => make().first) : undefined, make));
+  }
+  const shards = new ShardSet(built);
 
   const perChunk = options.passagesPerChunk ?? PASSAGES_PER_CHUNK;
-  const withPassages = [...byEpisode.keys()].sort((a, b) => a - b);
   const published = new Map<number, PassageChunk[]>();
   const askTerms = new Map<number, PassageTerms[]>();
   if (options.passageFiles !== false) {
@@ -331,7 +334,7 @@ export async function indexAnalysed(
     language: lang.key,
     boosts,
     passagesPerTerm: perTerm,
-    shards: { path: SHARD_PATH, first },
+    shards: { documents: documentCount, segments: built.map((segment) => ({ path: segment.path, first: segment.first })) },
     passages: {
       path: PASSAGES_PATH,
       perChunk,
@@ -392,6 +395,211 @@ export function episodePassageFiles(
   };
 }
 
+interface SegmentOptions {
+  perTerm: number;
+  shardBytes: number;
+  textBoost: number;
+  pipeline: string[];
+}
+
+/**
+ * A segment's shards from its episodes' passages alone (`lists[k]`: episode ids[k]'s passages, indexes into
+ * `passages`): each posting lists the episode's best passages for the term with their BM25 weights (the term-frequency
+ * part and the field boost, with the segment's average passage length), and each term its document frequency in
+ * the segment; the reader multiplies by the idf of the whole show.
+ */
+function segmentShards(
+  ids: readonly number[],
+  lists: ReadonlyArray<readonly number[]>,
+  passages: readonly Int32Array[],
+  terms: readonly string[],
+  o: SegmentOptions,
+): { first: string[]; shards: Shards } {
+  const counter = new TermCounter(terms.length);
+  const df = new Int32Array(terms.length);
+  // The size of each term's records ([term, episode, n, (passage, weight) × n] per episode holding it, n its
+  // passages there up to perTerm), so that the records are written each in its term's place (TermRecords).
+  const records = new TermRecords(terms.length);
+  let length = 0;
+  let count = 0;
+  lists.forEach((list, k) => {
+    for (const p of list) {
+      const own = passages[p]!;
+      const distinct = counter.count(own);
+      for (let j = 0; j < distinct; j++) {
+        const term = counter.terms[j]!;
+        df[term]!++;
+        records.count(term, k + 1, o.perTerm);
+      }
+      counter.clear(distinct);
+      length += own.length;
+      count++;
+    }
+  });
+  const average = length / Math.max(1, count);
+  const weight = (tf: number, passageLength: number) => round4((((K1 + 1) * tf) / (K1 * (1 - B + B * (passageLength / average)) + tf)) * o.textBoost);
+
+  // Each term's best passages in each episode, as records in one typed array (millions of small arrays before: ~4 s
+  // of the rebuild's critical path and much of its garbage at N = 1,000), each written where its term's records are,
+  // terms in shard order: the shards then read the array from start to end, not all over it once per term.
+  const textTerms: number[] = [];
+  for (let id = 0; id < terms.length; id++) if (records.has(id)) textTerms.push(id);
+  textTerms.sort((a, b) => compare(terms[a]!, terms[b]!));
+  const { termStart, byTerm, data } = records.place(textTerms);
+  const best = new BestPassages(terms.length, o.perTerm);
+  lists.forEach((list, k) => {
+    list.forEach((p, passage) => {
+      const own = passages[p]!;
+      const distinct = counter.count(own);
+      for (let j = 0; j < distinct; j++) {
+        const id = counter.terms[j]!;
+        best.offer(id, passage, weight(counter.counts[id]!, own.length));
+      }
+      counter.clear(distinct);
+    });
+    best.drain(ids[k]!, records);
+  });
+  records.check();
+
+  // Cut the sorted terms into shards of about shardBytes of JSON. Only the cuts are made here: each shard's objects
+  // are made when it is asked for (Shards), as the build writes it. Made all at once they were ~2.2 GB of the
+  // indexing thread's 3.0 GB heap at 2,000 episodes, and the garbage collector's work grew with them.
+  const cuts: number[] = [0];
+  const first: string[] = [''];
+  let bytes = 0;
+  textTerms.forEach((id, k) => {
+    // Estimated JSON size of the term's entry.
+    let entry = terms[id]!.length + 40;
+    for (let r = termStart[id]!; r < termStart[id + 1]!; r++) entry += 14 + data[byTerm[r]! + 2]! * 11;
+    if (k > 0 && bytes + entry > o.shardBytes) {
+      cuts.push(k);
+      first.push(terms[id]!);
+      bytes = 0;
+    }
+    bytes += entry;
+  });
+  return { first, shards: new Shards({ terms, textTerms, termStart, byTerm, data, df }, cuts, o.pipeline) };
+}
+
+/**
+ * A segment's tag without one from the build (ShardOptions.segmentTag): a digest of what its shards are made of,
+ * its episodes' analysed passages and the options.
+ */
+function segmentTagOf(
+  ids: readonly number[],
+  lists: ReadonlyArray<readonly number[]>,
+  passages: readonly Int32Array[],
+  terms: readonly string[],
+  o: Omit<SegmentOptions, 'pipeline'> & { language: string },
+): string {
+  const parts: string[] = [JSON.stringify([SEARCH_LAYOUT_VERSION, o.perTerm, o.shardBytes, o.textBoost, o.language])];
+  lists.forEach((list, k) => {
+    parts.push(`#${ids[k]}`);
+    for (const p of list) parts.push(Array.from(passages[p]!, (id) => terms[id]!).join(' '));
+  });
+  return fnv1a(parts.join('\n'));
+}
+
+/** Two 32-bit FNV-1a hashes of a text, as 16 hex digits (the build's own tags use sha1 where it has them). */
+function fnv1a(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 13);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * A segment of the transcript index: its tag (in its shards' paths) and its shards' first terms, and the shards
+ * themselves, made when first asked for: a rebuild that links an unchanged segment's shards from the last build
+ * never makes them (`first` then comes from the build's cache: ShardOptions.segmentFirst).
+ */
+export class ShardSegment {
+  readonly tag: string;
+  readonly path: string;
+  readonly #make: () => { first: string[]; shards: Shards };
+  #made: { first: string[]; shards: Shards } | undefined;
+  #first: string[] | undefined;
+
+  constructor(tag: string, kept: (() => string[]) | undefined, make: () => { first: string[]; shards: Shards }) {
+    if (!/^[0-9a-z]+$/.test(tag)) throw new Error(`search index: a segment's tag must be lower-case letters and digits, not ${JSON.stringify(tag)}`);
+    this.tag = tag;
+    this.path = SHARD_PATH.replace('{segment}', tag);
+    this.#make = make;
+    this.#first = kept?.();
+  }
+
+  get first(): string[] {
+    return (this.#first ??= this.#built().first);
+  }
+
+  get shards(): Shards {
+    return this.#built().shards;
+  }
+
+  #built(): { first: string[]; shards: Shards } {
+    if (!this.#made) {
+      this.#made = this.#make();
+      if (this.#first && JSON.stringify(this.#first) !== JSON.stringify(this.#made.first)) {
+        throw new Error(`search index: segment ${this.tag}'s shards are not cut where the build's cache says`);
+      }
+    }
+    return this.#made;
+  }
+
+  /** URL path of the segment's shard n. */
+  shardPath(n: number): string {
+    return this.path.replace('{n}', String(n));
+  }
+}
+
+/** Every segment's shards, numbered one after the other (segment 0's first), for tests, tools and `astro dev`. */
+export class ShardSet implements Iterable<SerializedIndex> {
+  readonly segments: readonly ShardSegment[];
+
+  constructor(segments: readonly ShardSegment[]) {
+    this.segments = segments;
+  }
+
+  get length(): number {
+    return this.segments.reduce((sum, s) => sum + s.first.length, 0);
+  }
+
+  /** The segment and its shard number of shard n of the whole set. */
+  locate(n: number): [ShardSegment, number] {
+    if (Number.isInteger(n) && n >= 0) {
+      let left = n;
+      for (const segment of this.segments) {
+        if (left < segment.first.length) return [segment, left];
+        left -= segment.first.length;
+      }
+    }
+    throw new RangeError(`no shard ${n} (${this.length} shards)`);
+  }
+
+  path(n: number): string {
+    const [segment, k] = this.locate(n);
+    return segment.shardPath(k);
+  }
+
+  get(n: number): SerializedIndex {
+    const [segment, k] = this.locate(n);
+    return segment.shards.get(k);
+  }
+
+  json(n: number): string {
+    const [segment, k] = this.locate(n);
+    return segment.shards.json(k);
+  }
+
+  *[Symbol.iterator](): Iterator<SerializedIndex> {
+    for (let n = 0; n < this.length; n++) yield this.get(n);
+  }
+}
+
 /** The transcript postings in typed arrays (pass 2 of buildShardedIndex), by term in shard order. */
 interface TermPostings {
   terms: readonly string[];
@@ -399,9 +607,11 @@ interface TermPostings {
   textTerms: readonly number[];
   /** Term id → its first entry in byTerm (the next term's: its end). */
   termStart: Int32Array;
-  /** Offsets of the records [term, episode, n, (passage, score) × n] in `data`, grouped by term, episodes in order. */
+  /** Offsets of the records [term, episode, n, (passage, weight) × n] in `data`, grouped by term, episodes in order. */
   byTerm: Int32Array;
   data: Float64Array;
+  /** Term id → the passages of the segment that hold it. */
+  df: Int32Array;
 }
 
 /**
@@ -427,7 +637,7 @@ export class Shards implements Iterable<SerializedIndex> {
 
   get(n: number): SerializedIndex {
     if (!Number.isInteger(n) || n < 0 || n >= this.length) throw new RangeError(`no shard ${n} (${this.length} shards)`);
-    const { terms, textTerms, termStart, byTerm, data } = this.#postings;
+    const { terms, textTerms, termStart, byTerm, data, df } = this.#postings;
     const invertedIndex: SerializedIndex['invertedIndex'] = [];
     const end = this.#cuts[n + 1] ?? textTerms.length;
     for (let k = this.#cuts[n]!; k < end; k++) {
@@ -441,7 +651,7 @@ export class Shards implements Iterable<SerializedIndex> {
         for (let j = at + 3, stop = at + 3 + 2 * data[at + 2]!; j < stop; j++) p.push(data[j]!);
         refs[episode] = { p };
       }
-      invertedIndex.push([terms[id]!, { _index: invertedIndex.length, text: refs }]);
+      invertedIndex.push([terms[id]!, { _index: invertedIndex.length, df: df[id]!, text: refs }]);
     }
     return {
       version: lunr.version,
@@ -464,7 +674,7 @@ export class Shards implements Iterable<SerializedIndex> {
    */
   json(n: number): string {
     if (!Number.isInteger(n) || n < 0 || n >= this.length) throw new RangeError(`no shard ${n} (${this.length} shards)`);
-    const { terms, textTerms, termStart, byTerm, data } = this.#postings;
+    const { terms, textTerms, termStart, byTerm, data, df } = this.#postings;
     const end = this.#cuts[n + 1] ?? textTerms.length;
     const entries: string[] = [];
     for (let k = this.#cuts[n]!; k < end; k++) {
@@ -486,7 +696,7 @@ export class Shards implements Iterable<SerializedIndex> {
         }
         refs.push(`"${episode}":{"p":[${p}]}`);
       }
-      entries.push(`[${JSON.stringify(terms[id])},{"_index":${entries.length},"text":{${refs.join(',')}}}]`);
+      entries.push(`[${JSON.stringify(terms[id])},{"_index":${entries.length},"df":${df[id]},"text":{${refs.join(',')}}}]`);
     }
     return `{"version":${JSON.stringify(lunr.version)},"fields":["text"],"fieldVectors":[],"invertedIndex":[${entries.join(',')}],"pipeline":${JSON.stringify(this.#pipeline)}}`;
   }
@@ -497,21 +707,20 @@ export class Shards implements Iterable<SerializedIndex> {
 }
 
 /**
- * JSON.stringify(x) for the numbers a shard holds, passage numbers and scores of three decimals (round3), written
+ * JSON.stringify(x) for the numbers a shard holds, passage numbers and weights of four decimals (round4), written
  * through integers: V8 writes a small integer from a cache, but a fraction by its shortest round trip, most of the
- * shards' text time. Below a million a number of three decimals has no shorter round trip than those decimals (two
- * of them are 0.001 apart, its neighbours as doubles ~1e-10), so the text is the same. Undefined for anything else
+ * shards' text time. Below 100,000 a number of four decimals has no shorter round trip than those decimals (two of
+ * them are 0.0001 apart, its neighbours as doubles ~1e-11), so the text is the same. Undefined for anything else
  * (not finite, -0, more decimals, larger): the caller writes the shard with JSON.stringify.
  */
 export function numberJson(x: number): string | undefined {
   if (Number.isInteger(x)) return Math.abs(x) < 1e6 && !Object.is(x, -0) ? String(x) : undefined;
-  const k = Math.round(x * 1000);
-  if (k / 1000 !== x || Math.abs(k) >= 1e9) return undefined;
+  const k = Math.round(x * 10_000);
+  if (k / 10_000 !== x || Math.abs(k) >= 1e9) return undefined;
   const a = Math.abs(k);
-  const whole = Math.floor(a / 1000);
-  const fraction = a % 1000;
-  const digits =
-    fraction % 100 === 0 ? String(fraction / 100) : fraction % 10 === 0 ? String(fraction / 10).padStart(2, '0') : String(fraction).padStart(3, '0');
+  const whole = Math.floor(a / 10_000);
+  let digits = String(a % 10_000).padStart(4, '0');
+  while (digits.endsWith('0')) digits = digits.slice(0, -1);
   return `${k < 0 ? '-' : ''}${whole}.${digits}`;
 }
 
