@@ -18,7 +18,7 @@ const content = loadContentOrThrow(join(import.meta.dirname, '../../content'), {
 describe('bulk documents', () => {
   it('are the documents of the transcript, chapter, record, search index, shard, passage, semantic and offline index routes, byte for byte', async () => {
     const docs = new Map<string, string>();
-    for await (const [path, body] of bulkDocuments(content)) docs.set(path, body);
+    for await (const [path, body] of bulkDocuments(content)) docs.set(path, String(body));
 
     const service = buildServiceData(content);
     const expected = new Map<string, string>();
@@ -41,7 +41,7 @@ describe('bulk documents', () => {
   it("with a cache folder, an episode's passage files are made once and read back the same, byte for byte", async () => {
     const collect = async () => {
       const docs = new Map<string, string>();
-      for await (const [path, body] of episodeDocuments(content)) docs.set(path, body);
+      for await (const [path, body] of episodeDocuments(content)) docs.set(path, String(body));
       return docs;
     };
     const uncached = await collect();
@@ -79,15 +79,15 @@ describe('bulk documents', () => {
       const made = [...showDocuments(content, { gzipLevel: 5 })];
       expect(made.map(([path]) => path)).toEqual(['/search-index.json']);
       const [, text, gz] = made[0]!;
-      expect(text).toBe(route);
+      expect(String(text)).toBe(route);
       expect(gunzipSync(gz!).toString()).toBe(route);
-      // A piece an episode, kept, and read back the same by the next build.
-      expect(pieces()).toBe(content.episodes.length);
+      // An entry and a piece an episode, kept, and read back the same by the next build.
+      expect(pieces()).toBe(2 * content.episodes.length);
       const again = [...showDocuments(content, { gzipLevel: 5 })][0]!;
       expect(Buffer.from(again[2]!).equals(Buffer.from(gz!))).toBe(true);
-      expect(pieces()).toBe(content.episodes.length);
-      // Each transcript's text is kept by its digest: the next build reads no transcript's cues (a build makes them on
-      // demand, src/content/load.ts).
+      expect(pieces()).toBe(2 * content.episodes.length);
+      // Each entry is kept by the transcript's digest, the title and the description: the next build reads no
+      // transcript's cues (a build makes them on demand, src/content/load.ts).
       let reads = 0;
       const counted = content.episodes.map((e) => {
         if (!e.transcript) return e;
@@ -95,13 +95,13 @@ describe('bulk documents', () => {
         Object.defineProperty(copy, 'cues', { enumerable: true, get: () => (reads++, e.cues) });
         return copy;
       });
-      expect([...showDocuments({ ...content, episodes: counted }, { gzipLevel: 5 })][0]![1]).toBe(route);
+      expect(String([...showDocuments({ ...content, episodes: counted }, { gzipLevel: 5 })][0]![1])).toBe(route);
       expect(reads).toBe(0);
       // Another transcript (another digest) is read from its cues.
       const edited = content.episodes.map((e) =>
         e.id === 1 && e.transcript ? { ...e, transcript: { ...e.transcript, digest: 'edited' }, cues: [{ start: 0, end: 1, text: 'Edited words.' }] } : e,
       );
-      const editedText = [...showDocuments({ ...content, episodes: edited }, { gzipLevel: 5 })][0]![1];
+      const editedText = String([...showDocuments({ ...content, episodes: edited }, { gzipLevel: 5 })][0]![1]);
       expect(editedText).toBe(JSON.stringify(buildSearchIndexJson(edited)));
       expect(editedText).toContain('Edited words.');
     } finally {

@@ -20,8 +20,8 @@ import { PASSAGES_PER_CHUNK } from '../../contract/schemas/search-passages.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
 import { codeIdentity, cuesCodeIdentity } from './code-identity.ts';
-import { BYTES_CODEC, cachedByContent, cachedBytesByKey, contentKey, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
-import { buildSearchIndexJson, cueTexts, searchIndexDocument } from './search/search-index-document.ts';
+import { BYTES_CODEC, cachedBytesByKey, contentKey, framed, parseCacheDir, unframed, type Codec } from '../content/parse-cache.ts';
+import { buildSearchIndexJson, entryText, searchIndexDocument } from './search/search-index-document.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
@@ -56,7 +56,7 @@ export type SearchDocument = keyof typeof SEARCH_DOCUMENTS;
  * A bulk document: its URL path, its body, and where the producer made it, the body's gzip at the level its family
  * takes (src/integration/precompress.ts levelsFor), which the integration then writes rather than compressing.
  */
-export type BulkDocument = [path: string, body: string, gz?: Uint8Array];
+export type BulkDocument = [path: string, body: string | Uint8Array, gz?: Uint8Array];
 
 /** The contract's offline index, written with the bulk documents (src/pages/[document].json.ts serves it in `astro dev`). */
 export const SEARCH_INDEX_PATH = '/search-index.json';
@@ -86,12 +86,14 @@ export function* showDocuments(content: LoadedContent, options: { gzipLevel?: nu
     (identity, input, make) =>
       // Not counted as per-episode work (parseCacheSummary): ~2 ms of gzip an episode.
       cachedBytesByKey(contentKey(identity, input), make, BYTES_CODEC, { counted: false }),
-    // Kept by the transcript's digest, so that an unchanged episode's cues are not made (the content loads them on
-    // demand: src/content/load.ts).
-    (e) =>
-      code && e.transcript
-        ? cachedByContent(code, `${e.transcript.format}\0${e.transcript.digest}`, () => cueTexts(e), { counted: false })
-        : cueTexts(e),
+    // An episode's entry kept by what makes it (its title, description and transcript's digest), and named so: a
+    // rebuild makes no cue, no JSON and no hash of an unchanged episode's text (~87 MB at 1,000 episodes), and keeps
+    // its piece by the names.
+    (e) => {
+      if (!code) return { bytes: Buffer.from(entryText(e)) };
+      const name = contentKey(code, JSON.stringify([e.id, e.title, e.desc ?? null, e.transcript ? `${e.transcript.format}\0${e.transcript.digest}` : null]));
+      return { name, bytes: cachedBytesByKey(name, () => Buffer.from(entryText(e)), BYTES_CODEC, { counted: false }) };
+    },
   );
   yield [SEARCH_INDEX_PATH, text, gz];
 }

@@ -10,8 +10,9 @@
  * preset dictionary: the window a compressor of the whole text would have there. The decoder has those bytes as the
  * output before the piece, so back-references into them are valid, and the pieces in order, between a gzip header
  * and the trailer (RFC 1952: CRC-32 and length of the whole text), are one gzip member of the whole text: what any
- * gunzip reads, the text byte for byte. A piece is kept by its entry and the window before it, so an episode added
- * at the end compresses one piece, and an edited one its own and the next few. At 1,000 episodes the gzip is 0.12%
+ * gunzip reads, the text byte for byte. A piece is kept by its entry and the window before it (by their names when
+ * the caller names the entries: Entry), so an episode added at the end compresses one piece, and an edited one its
+ * own and the next few. At 1,000 episodes the gzip is 0.12%
  * larger than the whole text's at the same level (4.8% with each piece starting from an empty window).
  */
 import { constants, crc32, deflateRawSync } from 'node:zlib';
@@ -36,20 +37,39 @@ export function buildSearchIndexJson(episodes: ReadonlyArray<Pick<LoadedEpisode,
 }
 
 export interface SearchIndexDocument {
-  /** JSON.stringify(buildSearchIndexJson(episodes)), byte for byte. */
-  text: string;
+  /** JSON.stringify(buildSearchIndexJson(episodes)), byte for byte, as UTF-8. */
+  text: Buffer;
   /** A gzip of `text` (one member), at `level`. */
   gz: Buffer;
 }
 
 /**
- * Keeps a piece by its input (the window before the entry, then the entry): `make` when it is not kept (the build
- * keeps them in the content cache); without one every piece is compressed.
+ * Keeps a piece by its input (what makes its bytes: the entry and the window before it, or their names): `make`
+ * when it is not kept (the build keeps them in the content cache); without one every piece is compressed.
  */
 export type KeepPiece = (identity: string, input: Uint8Array, make: () => Uint8Array) => Uint8Array;
 
+/**
+ * An episode's entry, `"<id>":"<text>"` as UTF-8 (entryText), and what names its bytes when the caller keeps
+ * entries (`name`: the same name, the same bytes): a piece whose entry and window are named is kept by those names,
+ * without its input's bytes being hashed (at 1,000 episodes ~120 MB a build).
+ */
+export interface Entry {
+  bytes: Uint8Array;
+  name?: string;
+}
+
+/** The JSON of an episode's entry, without the separator before it. */
+export function entryText(episode: Pick<LoadedEpisode, 'id' | 'title' | 'desc' | 'cues'>, transcript: string = cueTexts(episode)): string {
+  return `${JSON.stringify(String(episode.id))}:${JSON.stringify(searchIndexText(episode, transcript))}`;
+}
+
 /** DEFLATE's window: how far back a piece can refer, so how much of the text before it makes its bytes. */
 const WINDOW = 32 * 1024;
+
+const OPEN = Buffer.from('{');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from('}');
 
 /**
  * The document and its gzip at `level`, the entries in episode-id order as JSON.stringify writes an object's
@@ -59,36 +79,67 @@ export function searchIndexDocument<E extends Pick<LoadedEpisode, 'id' | 'title'
   episodes: ReadonlyArray<E>,
   level: number,
   keep: KeepPiece = (_identity, _input, make) => make(),
-  transcriptText: (episode: E) => string = cueTexts,
+  entryOf: (episode: E) => Entry = (e) => ({ bytes: Buffer.from(entryText(e)) }),
 ): SearchIndexDocument {
   // Names what makes a piece besides its input: the format of the pieces, the level and the deflate library
   // (another zlib may compress the same text to other bytes, equally valid).
-  const identity = `search-index-piece\0v1\0level ${level}\0zlib ${process.versions.zlib}`;
+  const identity = `search-index-piece\0v2\0level ${level}\0zlib ${process.versions.zlib}`;
   const sorted = [...episodes].sort((a, b) => a.id - b.id);
-  const entries = sorted.map((e, i) => `${i === 0 ? '{' : ','}${JSON.stringify(String(e.id))}:${JSON.stringify(searchIndexText(e, transcriptText(e)))}`);
-  entries.push(sorted.length ? '}' : '{}');
+  // The text's parts in order: a separator, then an entry, for each episode; the closing brace last.
+  const parts: Uint8Array[] = [];
+  const names: Array<string | undefined> = [];
+  for (const [i, e] of sorted.entries()) {
+    const { bytes, name } = entryOf(e);
+    parts.push(i === 0 ? OPEN : COMMA, bytes);
+    names.push(i === 0 ? '{' : ',', name);
+  }
+  parts.push(sorted.length ? CLOSE : Buffer.from('{}'));
+  names.push('}');
+
   const pieces: Uint8Array[] = [GZIP_HEADER];
-  let window: Buffer = Buffer.alloc(0);
   let length = 0;
   let crc = 0;
-  entries.forEach((entry, i) => {
-    const bytes = Buffer.from(entry);
-    const final = i === entries.length - 1;
-    const options = { level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH, ...(window.byteLength ? { dictionary: window } : {}) };
-    const make = () => deflateRawSync(bytes, options);
-    const head = Buffer.alloc(4);
-    head.writeUInt32LE(window.byteLength);
-    pieces.push(final ? make() : keep(identity, Buffer.concat([head, window, bytes]), make));
+  // Entry k is parts[2k] and parts[2k + 1] (its separator, then itself); the closing brace is the last piece.
+  const entries = sorted.length;
+  for (let k = 0; k <= entries; k++) {
+    const own = k < entries ? [parts[2 * k]!, parts[2 * k + 1]!] : [parts.at(-1)!];
+    const from = 2 * k;
+    const bytes = own.length === 1 ? own[0]! : Buffer.concat(own);
+    const final = k === entries;
+    // The window: the parts before this entry, back to WINDOW bytes (or the start).
+    let back = from;
+    let windowLength = 0;
+    while (back > 0 && windowLength < WINDOW) windowLength += parts[--back]!.byteLength;
+    const window = () => {
+      const before = Buffer.concat(parts.slice(back, from));
+      return before.byteLength > WINDOW ? before.subarray(before.byteLength - WINDOW) : before;
+    };
+    const make = () => {
+      const dictionary = window();
+      return deflateRawSync(bytes, { level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH, ...(dictionary.byteLength ? { dictionary } : {}) });
+    };
+    if (final) pieces.push(make());
+    else {
+      // Kept by the names of what makes it when every part has one (the separators name themselves), else by its bytes.
+      const named = names.slice(back, from + 2);
+      const input = named.every((n) => n !== undefined)
+        ? Buffer.from(`named\0${Math.min(windowLength, WINDOW)}\0${parts.slice(back, from + 2).map((p, j) => `${named[j]}\0${p.byteLength}`).join('\0')}`)
+        : (() => {
+            const dictionary = window();
+            const head = Buffer.alloc(4);
+            head.writeUInt32LE(dictionary.byteLength);
+            return Buffer.concat([Buffer.from('bytes\0'), head, dictionary, bytes]);
+          })();
+      pieces.push(keep(identity, input, make));
+    }
     crc = crc32(bytes, crc);
     length += bytes.byteLength;
-    window = Buffer.concat([window, bytes]);
-    if (window.byteLength > WINDOW) window = window.subarray(window.byteLength - WINDOW);
-  });
+  }
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc, 0);
   trailer.writeUInt32LE(length % 2 ** 32, 4);
   pieces.push(trailer);
-  return { text: entries.join(''), gz: Buffer.concat(pieces) };
+  return { text: Buffer.concat(parts), gz: Buffer.concat(pieces) };
 }
 
 /** RFC 1952: magic, DEFLATE, no flags, no modification time, no extra flags, OS unknown (as a build's bytes must not vary). */

@@ -10,9 +10,9 @@ import { semanticOnThread } from './semantic-thread.ts';
 
 const content = loadContentOrThrow(join(import.meta.dirname, '../../../content'), {});
 
-const collect = async (documents: AsyncIterable<readonly [string, string, ...unknown[]]>) => {
+const collect = async (documents: AsyncIterable<readonly [string, string | Uint8Array, ...unknown[]]>) => {
   const docs = new Map<string, string>();
-  for await (const [path, body] of documents) docs.set(path, body);
+  for await (const [path, body] of documents) docs.set(path, String(body));
   return docs;
 };
 
