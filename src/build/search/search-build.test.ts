@@ -216,6 +216,23 @@ describe('buildShardedIndex', () => {
     expect(after.top.layout.shards.documents).toBe(before.top.layout.shards.documents + 2);
   });
 
+  it("makes a segment's postings once, and none of a segment whose first terms are kept until its shards are asked for", async () => {
+    const kept = new Map<string, string[]>();
+    const segmentFirst = (tag: string, first: () => string[]) => {
+      if (!kept.has(tag)) kept.set(tag, first());
+      return kept.get(tag)!;
+    };
+    const options = { shardBytes: 2_000, segments: (n: number) => [1, n - 1], segmentFirst };
+    const made = await buildShardedIndex(episodes, passages, 'en', undefined, options);
+    // Made for their first terms, and those shards kept for writing: not made a second time.
+    expect(made.shards.segments.map((s) => s.made)).toEqual([true, true]);
+    const again = await buildShardedIndex(episodes, passages, 'en', undefined, options);
+    expect(again.shards.segments.map((s) => s.made)).toEqual([false, false]);
+    expect(again.top).toEqual(made.top);
+    expect(again.shards.segments[1]!.shards.json(0)).toBe(made.shards.segments[1]!.shards.json(0));
+    expect(again.shards.segments.map((s) => s.made)).toEqual([false, true]);
+  });
+
   it('cuts an episode\'s passages into chunks of perChunk, numbered as the postings number them', async () => {
     const built = await buildShardedIndex(episodes, passages, 'en', undefined, { passagesPerChunk: 2 });
     const own = passages.filter((p) => p.episode === 1);

@@ -311,7 +311,7 @@ export async function indexAnalysed(
     const lists = ids.map((id) => byEpisode.get(id)!);
     const make = () => segmentShards(ids, lists, analysed.passages, terms, { perTerm, shardBytes, textBoost, pipeline: pipelineLabels });
     const tag = options.segmentTag?.(ids) ?? segmentTagOf(ids, lists, analysed.passages, terms, { perTerm, shardBytes, textBoost, language: lang.key });
-    built.push(new ShardSegment(tag, options.segmentFirst ? () => options.segmentFirst!(tag, () => make().first) : undefined, make));
+    built.push(new ShardSegment(tag, options.segmentFirst && ((first) => options.segmentFirst!(tag, first)), make));
   }
   const shards = new ShardSet(built);
 
@@ -524,16 +524,25 @@ export class ShardSegment {
   #made: { first: string[]; shards: Shards } | undefined;
   #first: string[] | undefined;
 
-  constructor(tag: string, kept: (() => string[]) | undefined, make: () => { first: string[]; shards: Shards }) {
+  /**
+   * `kept`: the first terms kept from an earlier build, given what makes them (the segment's shards, made once: a
+   * build that does not have them kept writes the shards it made for them).
+   */
+  constructor(tag: string, kept: ((first: () => string[]) => string[]) | undefined, make: () => { first: string[]; shards: Shards }) {
     if (!/^[0-9a-z]+$/.test(tag)) throw new Error(`search index: a segment's tag must be lower-case letters and digits, not ${JSON.stringify(tag)}`);
     this.tag = tag;
     this.path = SHARD_PATH.replace('{segment}', tag);
     this.#make = make;
-    this.#first = kept?.();
+    this.#first = kept?.(() => this.#built().first);
   }
 
   get first(): string[] {
     return (this.#first ??= this.#built().first);
+  }
+
+  /** Whether this build has made the segment's postings (not when its first terms were kept and its shards not asked for). */
+  get made(): boolean {
+    return this.#made !== undefined;
   }
 
   get shards(): Shards {
