@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import lunr from 'lunr';
-import { hasTerm, loadTopIndex, queryTerm, scanTopIndex, TokenSets, vocabularyOf } from './top-index.ts';
+import { hasTerm, loadTopIndex, metadataFrequency, queryTerm, scanTopIndex, TokenSets, vocabularyOf } from './top-index.ts';
 import { JsonScanError } from './json-scan.ts';
 
 const docs = [
@@ -130,5 +130,24 @@ describe('loadTopIndex', () => {
     const unsorted = JSON.parse(text) as { invertedIndex: unknown[] };
     unsorted.invertedIndex.reverse();
     expect(() => loadTopIndex(JSON.stringify(unsorted))).toThrow(/code-unit order/);
+  });
+});
+
+describe('metadataFrequency', () => {
+  it("counts the documents a term's posting lists, one per field, as lunr.idf does, without keeping the posting", () => {
+    const reference = build();
+    const { index } = loadTopIndex(published(reference));
+    // "bee": titles of 1 and 3, topics of 3 and 4.
+    const bee = lunr.stemmer(new lunr.Token('bees', {})).toString();
+    expect(metadataFrequency(index, bee)).toBe(4);
+    expect(metadataFrequency(index, '2024')).toBe(2);
+    expect(metadataFrequency(index, 'nothing')).toBe(0);
+    expect(Object.hasOwn(vocabularyOf(index), bee)).toBe(false);
+    // The same count once a query has parsed it.
+    queryTerm(index, bee, {}, clause(bee));
+    expect(Object.hasOwn(vocabularyOf(index), bee)).toBe(true);
+    expect(metadataFrequency(index, bee)).toBe(4);
+    const posting = vocabularyOf(reference)[bee] as Record<string, object>;
+    expect(Object.keys(posting.title!).length + Object.keys(posting.topics!).length).toBe(4);
   });
 });

@@ -167,8 +167,10 @@ export function metadataFrequency(index: lunr.Index, term: string): number {
   const postings = postingsFor(index);
   const k = indexOfTerm(postings.terms, term);
   if (k < 0) return 0;
-  materialize(index, postings, k);
-  const posting = vocabularyOf(index)[term] as Record<string, unknown>;
+  // Read, not kept, when no query of the top index has parsed it: a prefix's transcript terms are hundreds, and
+  // every posting of the top kept was ~10 MB of heap at N = 1,000.
+  const vocabulary = vocabularyOf(index);
+  const posting = (Object.hasOwn(vocabulary, term) ? vocabulary[term] : JSON.parse(postings.text.slice(postings.from[k], postings.to[k]))) as Record<string, unknown>;
   let n = 0;
   for (const field in posting) {
     if (field === '_index') continue;
