@@ -1001,7 +1001,7 @@ export class SearchEngine {
   /** The shard of each segment whose range holds a term. */
   #shardOf(term: string): number[] {
     const starts = this.#segmentStarts();
-    return this.layout.shards.segments.map((segment, s) => starts[s]! + shardIn(segment.first, term));
+    return this.layout.shards.segments.map((segment, s) => starts[s]! + lastAtMost(segment.first, term));
   }
 
   /** The shards that can hold terms starting with a prefix, in every segment: at most `max` of a segment's. */
@@ -1009,8 +1009,8 @@ export class SearchEngine {
     const starts = this.#segmentStarts();
     const out: number[] = [];
     this.layout.shards.segments.forEach((segment, s) => {
-      const from = shardIn(segment.first, prefix);
-      const to = Math.min(shardIn(segment.first, `${prefix}\uffff`), from + max - 1);
+      const from = lastAtMost(segment.first, prefix);
+      const to = Math.min(lastAtMost(segment.first, `${prefix}\uffff`), from + max - 1);
       for (let n = from; n <= to; n++) out.push(starts[s]! + n);
     });
     return out;
@@ -1021,7 +1021,7 @@ export class SearchEngine {
     const starts = this.#segmentStarts();
     const bySegment = new Map<number, number>();
     for (const n of shards) {
-      const s = segmentOf(starts, n);
+      const s = lastAtMost(starts, n);
       bySegment.set(s, (bySegment.get(s) ?? 0) + 1);
     }
     return Math.max(0, ...bySegment.values());
@@ -1034,7 +1034,7 @@ export class SearchEngine {
       64 * 1024,
       () => {
         const starts = this.#segmentStarts();
-        const s = segmentOf(starts, n);
+        const s = lastAtMost(starts, n);
         const path = this.layout.shards.segments[s]!.path.replace('{n}', String(n - starts[s]!));
         return this.#read(path, async (res) => new LoadedShard(n, await res.json()));
       },
@@ -1144,14 +1144,7 @@ export function join(file: LoadedChunk, index: number): { text: string; offsets:
 
 /** The cue that holds a character offset of the joined passage text. */
 function cueAt(offsets: number[], offset: number): number {
-  let lo = 0;
-  let hi = offsets.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (offsets[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return lastAtMost(offsets, offset);
 }
 
 /** Seconds as HH:MM:SS (hours always present, so the format does not change with the episode's length). */
@@ -1214,25 +1207,17 @@ export async function engineFrom(
   return new SearchEngine(top.index(), parsed.data, data, new Analyzer(language), read);
 }
 
-/** The shard of a segment whose range holds a term (first: the segment's shards' first terms, ascending). */
-function shardIn(first: readonly string[], term: string): number {
+/**
+ * The last index of an ascending array whose element is at most `x` (0 when none is): the shard of a segment whose
+ * range holds a term (its shards' first terms), the segment of an engine shard (where each segment's numbers start),
+ * the cue of a character offset.
+ */
+function lastAtMost<T extends string | number>(sorted: readonly T[], x: T): number {
   let lo = 0;
-  let hi = first.length - 1;
+  let hi = sorted.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (first[mid]! <= term) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/** The segment of engine shard n, given where each segment's numbers start (ascending, the first 0). */
-function segmentOf(starts: readonly number[], n: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= n) lo = mid;
+    if (sorted[mid]! <= x) lo = mid;
     else hi = mid - 1;
   }
   return lo;

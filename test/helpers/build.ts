@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -45,4 +45,18 @@ export async function buildSite(options: { name: string; env?: Record<string, st
 export function removeBuild(outDir: string): void {
   rmSync(outDir, { recursive: true, force: true });
   rmSync(`${outDir}-cache`, { recursive: true, force: true });
+}
+
+/** Every file of a build's client folder, by path, but those stamped with the time of the build. */
+export function published(distDir: string): Map<string, Buffer> {
+  const client = join(distDir, 'client');
+  const stamped = /^\/(service\.json|_manifest\.json|\.well-known\/ai-catalog\.json|\.well-known\/discovery\/resources)(\.gz|\.br)?$/;
+  const out = new Map<string, Buffer>();
+  for (const entry of readdirSync(client, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    const path = `/${relative(client, file)}`;
+    if (!stamped.test(path)) out.set(path, readFileSync(file));
+  }
+  return out;
 }

@@ -9,29 +9,15 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildSite, copyOfBuild, removeBuild } from '../helpers/build.ts';
+import { buildSite, copyOfBuild, published, removeBuild } from '../helpers/build.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const cleanup: Array<() => void> = [];
 afterAll(() => {
   for (const undo of cleanup.reverse()) undo();
 });
-
-/** Every file of a build's client folder, by path, but those stamped with the time of the build. */
-function published(distDir: string): Map<string, Buffer> {
-  const client = join(distDir, 'client');
-  const stamped = /^\/(service\.json|_manifest\.json|\.well-known\/ai-catalog\.json|\.well-known\/discovery\/resources)(\.gz|\.br)?$/;
-  const out = new Map<string, Buffer>();
-  for (const entry of readdirSync(client, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = join(entry.parentPath, entry.name);
-    const path = `/${relative(client, file)}`;
-    if (!stamped.test(path)) out.set(path, readFileSync(file));
-  }
-  return out;
-}
 
 /** The HTML pages among published files (none of them is stamped). */
 function pages(files: Map<string, Buffer>): Map<string, Buffer> {

@@ -7,9 +7,9 @@
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, removeBuild } from '../helpers/build.ts';
+import { buildSite, published, removeBuild } from '../helpers/build.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const cleanup: Array<() => void> = [];
@@ -32,20 +32,6 @@ function addEpisode(content: string, id: number, from: string): void {
   );
   cpSync(join(content, 'audio/013-chess.mp3'), join(content, `audio/${slug}.mp3`));
   cpSync(join(content, `transcripts/${from}.srt`), join(content, `transcripts/${slug}.srt`));
-}
-
-/** Every file of a build's client folder, by path, but those stamped with the time of the build. */
-function published(distDir: string): Map<string, Buffer> {
-  const client = join(distDir, 'client');
-  const stamped = /^\/(service\.json|_manifest\.json|\.well-known\/ai-catalog\.json|\.well-known\/discovery\/resources)(\.gz|\.br)?$/;
-  const out = new Map<string, Buffer>();
-  for (const entry of readdirSync(client, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = join(entry.parentPath, entry.name);
-    const path = `/${relative(client, file)}`;
-    if (!stamped.test(path)) out.set(path, readFileSync(file));
-  }
-  return out;
 }
 
 type Segments = Array<{ path: string; first: string[] }>;
