@@ -507,6 +507,11 @@ export class SearchEngine {
   readonly #budget: SharedBudget;
   readonly #shards: Lru<string, Promise<unknown>>;
   readonly #chunks: Lru<string, Promise<unknown>>;
+  /**
+   * The segments' shards numbered one after the other: where each segment's numbers start (engine shard n is the
+   * shard n − starts[s] of the last segment s whose start is at most n).
+   */
+  readonly #starts: number[];
   /** Passages per episode (layout.passages.counts), to know which neighbours exist. */
   readonly #passageCounts: Map<number, number>;
   /** The per-episode sums of a query being ranked (rank(): synchronous use only). */
@@ -527,6 +532,8 @@ export class SearchEngine {
     this.#episodes = service && new Map(service.episodes.map((e) => [e.id, e]));
     this.#sums = new EpisodeSums(service ? service.episodes.map((e) => e.id) : layout.records!.episodes);
     this.#passageCounts = new Map(layout.passages.episodes.map((id, i) => [id, layout.passages.counts[i]!]));
+    let from = 0;
+    this.#starts = layout.shards.segments.map((segment) => ((from += segment.first.length), from - segment.first.length));
     const bytes = cacheBudget(layout.passages.counts.reduce((sum, n) => sum + n, 0));
     this.answers = new Lru(bytes * ANSWER_SHARE);
     this.#budget = new SharedBudget(bytes);
@@ -985,28 +992,15 @@ export class SearchEngine {
     return out;
   }
 
-  /**
-   * The shards of the segments one after the other (shard n of the engine: `segment`'s shard n − `from`): the
-   * segment of each, by where its numbers start.
-   */
-  #segmentStarts(): number[] {
-    if (!this.#starts) {
-      let from = 0;
-      this.#starts = this.layout.shards.segments.map((segment) => ((from += segment.first.length), from - segment.first.length));
-    }
-    return this.#starts;
-  }
-  #starts: number[] | undefined;
-
   /** The shard of each segment whose range holds a term. */
   #shardOf(term: string): number[] {
-    const starts = this.#segmentStarts();
+    const starts = this.#starts;
     return this.layout.shards.segments.map((segment, s) => starts[s]! + lastAtMost(segment.first, term));
   }
 
   /** The shards that can hold terms starting with a prefix, in every segment: at most `max` of a segment's. */
   #shardRange(prefix: string, max = Infinity): number[] {
-    const starts = this.#segmentStarts();
+    const starts = this.#starts;
     const out: number[] = [];
     this.layout.shards.segments.forEach((segment, s) => {
       const from = lastAtMost(segment.first, prefix);
@@ -1018,7 +1012,7 @@ export class SearchEngine {
 
   /** The most shards of one segment among `shards` (engine numbers, as #shardRange gives them). */
   #widest(shards: number[]): number {
-    const starts = this.#segmentStarts();
+    const starts = this.#starts;
     const bySegment = new Map<number, number>();
     for (const n of shards) {
       const s = lastAtMost(starts, n);
@@ -1033,7 +1027,7 @@ export class SearchEngine {
       `s${n}`,
       64 * 1024,
       () => {
-        const starts = this.#segmentStarts();
+        const starts = this.#starts;
         const s = lastAtMost(starts, n);
         const path = this.layout.shards.segments[s]!.path.replace('{n}', String(n - starts[s]!));
         return this.#read(path, async (res) => new LoadedShard(n, await res.json()));

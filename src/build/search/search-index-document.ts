@@ -104,7 +104,6 @@ export function searchIndexDocument<E extends Pick<LoadedEpisode, 'id' | 'title'
   for (let k = 0; k <= entries; k++) {
     const own = k < entries ? [parts[2 * k]!, parts[2 * k + 1]!] : [parts.at(-1)!];
     const from = 2 * k;
-    const bytes = own.length === 1 ? own[0]! : Buffer.concat(own);
     const final = k === entries;
     // The window: the parts before this entry, back to WINDOW bytes (or the start).
     let back = from;
@@ -114,9 +113,11 @@ export function searchIndexDocument<E extends Pick<LoadedEpisode, 'id' | 'title'
       const before = Buffer.concat(parts.slice(back, from));
       return before.byteLength > WINDOW ? before.subarray(before.byteLength - WINDOW) : before;
     };
+    // The piece's bytes are copied together only to be compressed: a kept piece needs none of them (~87 MB at 1,000
+    // episodes).
     const make = () => {
       const dictionary = window();
-      return deflateRawSync(bytes, { level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH, ...(dictionary.byteLength ? { dictionary } : {}) });
+      return deflateRawSync(Buffer.concat(own), { level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH, ...(dictionary.byteLength ? { dictionary } : {}) });
     };
     if (final) pieces.push(make());
     else {
@@ -128,12 +129,14 @@ export function searchIndexDocument<E extends Pick<LoadedEpisode, 'id' | 'title'
             const dictionary = window();
             const head = Buffer.alloc(4);
             head.writeUInt32LE(dictionary.byteLength);
-            return Buffer.concat([Buffer.from('bytes\0'), head, dictionary, bytes]);
+            return Buffer.concat([Buffer.from('bytes\0'), head, dictionary, ...own]);
           })();
       pieces.push(keep(identity, input, make));
     }
-    crc = crc32(bytes, crc);
-    length += bytes.byteLength;
+    for (const part of own) {
+      crc = crc32(part, crc);
+      length += part.byteLength;
+    }
   }
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc, 0);

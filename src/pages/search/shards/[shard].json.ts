@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getContent } from '../../../content/site.ts';
 import { searchArtifacts } from '../../../build/search/artifacts.ts';
@@ -8,16 +9,20 @@ import { bulkDocumentsWrittenByIntegration } from '../../../build/bulk-documents
  * segment's terms in its range (see lunr-index.json). In `astro build` the bulk-documents integration writes them
  * (src/build/bulk-documents.ts).
  */
+/** Every shard of every segment, by the name its path gives it ("<segment>-<n>"). */
+async function shardsByName() {
+  const { shards } = await searchArtifacts(getContent());
+  return new Map(
+    shards.segments.flatMap((segment) => segment.first.map((_, n) => [basename(segment.shardPath(n), '.json'), () => segment.shards.get(n)] as const)),
+  );
+}
+
 export const getStaticPaths = (async () => {
   if (bulkDocumentsWrittenByIntegration()) return [];
-  const { shards } = await searchArtifacts(getContent());
-  return shards.segments.flatMap((segment) => segment.first.map((_, n) => ({ params: { shard: `${segment.tag}-${n}` } })));
+  return [...(await shardsByName()).keys()].map((shard) => ({ params: { shard } }));
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute = async ({ params }) => {
-  const { shards } = await searchArtifacts(getContent());
-  const [, tag, n] = /^([0-9a-z]+)-(\d+)$/.exec(params.shard ?? '') ?? [];
-  const segment = shards.segments.find((s) => s.tag === tag);
-  if (!segment || Number(n) >= segment.first.length) return new Response('Not found', { status: 404 });
-  return Response.json(segment.shards.get(Number(n)));
+  const shard = (await shardsByName()).get(params.shard ?? '');
+  return shard ? Response.json(shard()) : new Response('Not found', { status: 404 });
 };
