@@ -4,7 +4,7 @@ import { findPackedTerm } from '../search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../search/one-buffer.ts';
 
 /**
- * The published search index, layout version 5 (SEARCH_LAYOUT_VERSION): cut up so that a query loads only what it
+ * The published search index, layout version 6 (SEARCH_LAYOUT_VERSION): cut up so that a query loads only what it
  * needs (issue 13, network scale). Written by src/build/search, read by functions/search (server, function hosts)
  * and by offline apps and the website's offline fallback through the same code.
  *
@@ -25,7 +25,7 @@ import { utf8Length, viewsOfOneBuffer } from '../search/one-buffer.ts';
  *                                 there, so `fieldVectors` is empty: lunr.Index.load reads a shard as it is, and
  *                                 Lunr's own query over it (which would score 0) needs an empty vector per
  *                                 episode, ['text/<id>', []], added by the reader.
- *   /search/passages/<id>/<c>.json  chunk c of an episode's transcript passages, which `p` numbers from 0: the
+ *   /search/passages/<id>-<c>.json  chunk c of an episode's transcript passages, which `p` numbers from 0: the
  *                                 passages from c × passages.perChunk on (a result loads one chunk, not the
  *                                 whole episode: at N = 1,000, 553 KB of passage JSON per query came down to ~100).
  *   /search/records/<id>.json     an episode's record, as /service.json lists it (`records` below): what a
@@ -45,7 +45,7 @@ export const PassageSchema = z.object({
 export type Passage = z.infer<typeof PassageSchema>;
 
 /**
- * /search/passage-terms/<id>/<c>.json: what /ask reads of chunk c of an episode's passages (contract/search/
+ * /search/passage-terms/<id>-<c>.json: what /ask reads of chunk c of an episode's passages (contract/search/
  * passage-terms.ts), made at build time so that the request path does not analyse text (bench/, N = 1,000: a third
  * of /ask's time), with each passage's start and second-person words so that re-ranking decodes no passage text,
  * and the passages' chunk itself (`passages`), so that a question reads one file per chunk, not two: a moment /ask
@@ -79,7 +79,7 @@ export const PassageTermsSchema = z.object({
    * "how long / how many / when" questions; absent when no passage holds any (a reader then reads 0).
    */
   answers: z.array(z.int().nonnegative()).optional(),
-  /** The chunk of passages these analyse, as /search/passages/<id>/<c>.json has it. */
+  /** The chunk of passages these analyse, as /search/passages/<id>-<c>.json has it. */
   passages: z.lazy(() => PassageChunkSchema),
 });
 export type PassageTerms = z.infer<typeof PassageTermsSchema>;
@@ -337,7 +337,7 @@ export class PassageTermsReader {
 export const NOT_ASKED = '\u0000';
 
 /**
- * /search/passages/<id>/<c>.json: passages `from` … `from + first.length - 1` of an episode (chunk c of the
+ * /search/passages/<id>-<c>.json: passages `from` … `from + first.length - 1` of an episode (chunk c of the
  * layout's passages.perChunk), in a form that parses fast (one string rather than an array per cue).
  */
 export const PassageChunkSchema = z.object({
@@ -406,7 +406,7 @@ export function encodePassages(episode: number, passages: Passage[], perChunk = 
  * term's document frequency in its segment (4: one set of shards with the whole show's scores; 3 had an empty field
  * vector per episode in each shard; 2 one passages file per episode).
  */
-export const SEARCH_LAYOUT_VERSION = 5;
+export const SEARCH_LAYOUT_VERSION = 6;
 
 /** The top of the index, at this path of the site; the paths in its layout (shards, passages, records) are the site's too. */
 export const TOP_INDEX_PATH = '/search/lunr-index.json';

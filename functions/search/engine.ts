@@ -450,7 +450,7 @@ interface LoadedChunk {
 /** What the budget counts for a loaded chunk: its bytes and arrays. */
 const chunkBytes = (chunk: LoadedChunk) => 256 + chunk.bytes.byteLength + chunk.offsets.byteLength + chunk.starts.byteLength + chunk.first.byteLength;
 
-/** /ask's reading of a chunk of passages (/search/passage-terms/<id>/<c>.json): its analyses and the chunk. */
+/** /ask's reading of a chunk of passages (/search/passage-terms/<id>-<c>.json): its analyses and the chunk. */
 interface AskChunk {
   reader: PassageTermsReader;
   chunk: LoadedChunk;

@@ -45,7 +45,7 @@ export const SEARCH_DOCUMENTS = {
    * metadata, and in `layout` where the transcript shards and the passages are (contract/schemas/search-passages.ts).
    */
   'lunr-index': async (content: LoadedContent, passageFiles?: boolean): Promise<unknown> => (await searchArtifacts(content, passageFiles)).top,
-  /** Where the transcript passages are: in chunks per episode, /search/passages/<id>/<chunk>.json. */
+  /** Where the transcript passages are: in chunks per episode, /search/passages/<id>-<chunk>.json. */
   passages: async (content: LoadedContent, passageFiles?: boolean): Promise<unknown> => (await searchArtifacts(content, passageFiles)).passagesIndex,
   /** Related terms for /ask's question understanding (WordNet and the show's co-occurrence statistics, build time). */
   semantic: (content: LoadedContent): Promise<unknown> => semanticArtifact(content),

@@ -124,20 +124,20 @@ the site's: fetch them under ${u.base} (a site served under a path keeps them un
   whole show: \`ln(1 + (N − df + 0.5) / (df + 0.5))\` with N \`layout.shards.documents\` and df the \`df\` of every
   segment's posting plus the episodes' fields the top index lists the term in. The weights are there, so a shard
   has no field vectors: to run Lunr's own query over it, give it an empty vector per episode with a transcript
-  (\`layout.passages.episodes\`), as below; Lunr's \`score\` is then 0 (\`layout.version\` 5; version 4 had one
-  set of shards, with the scores);
-- \`/search/passages/{id}/{chunk}.json\`: an episode's transcript passages, numbered from 0 as \`p\` refers to
+  (\`layout.passages.episodes\`), as below; Lunr's \`score\` is then 0 (\`layout.version\` 6;
+  version 4 had one set of shards, with the scores, and version 5 a folder of passage files per episode);
+- \`/search/passages/{id}-{chunk}.json\`: an episode's transcript passages, numbered from 0 as \`p\` refers to
   them, in chunks of \`layout.passages.perChunk\` (passage p is in chunk ⌊p / perChunk⌋, from its \`from\`): \`text\`
   (the cues, one per line), \`starts\` (each cue's start, seconds), \`first\` (each passage's first cue) and \`ends\`;
   [/search/passages.json](${u.passages}) lists the episodes that have them and how many passages each has;
-- \`/search/passage-terms/{id}/{chunk}.json\` (\`layout.passages.terms\`): what /ask reads of the same chunk's
+- \`/search/passage-terms/{id}-{chunk}.json\` (\`layout.passages.terms\`): what /ask reads of the same chunk's
   passages, made at build time (\`version\` 2): \`terms\` (the chunk's distinct index terms in code-point order,
   separated by spaces; term 0 is a stop word, term k the k-th of them), \`words\` (per passage, each word's term index
   as \`width\` base64url digits), \`questions\` (per passage, the term indexes of each question asked in it),
   \`starts\` (per passage, the seconds it starts at), \`addressed\` (per passage, its words addressing the
   listener: you, your, ...) and, when some passage has one, \`answers\` (per passage, the kinds of answer it says as
   bits: 1 a duration, 2 a number, 4 a date), and \`passages\`: the chunk's passages as
-  \`/search/passages/{id}/{chunk}.json\` has them, so that /ask reads one file per chunk. A client that only searches
+  \`/search/passages/{id}-{chunk}.json\` has them, so that /ask reads one file per chunk. A client that only searches
   never needs them.
 - \`/search/records/{id}.json\` (\`layout.records\`): an episode's record as a result shows it (the Episode fields
   plus \`url\`, \`audio\`, \`transcript\` and \`chaptersUrl\`, absolute); \`layout.records.episodes\` lists every

@@ -18,7 +18,7 @@ function folders() {
 }
 
 const levels = () => ({ gz: 5 });
-const chunkPaths = (chunks: number) => Array.from({ length: chunks }, (_, c) => `/search/passages/7/${c}.json`);
+const chunkPaths = (chunks: number) => Array.from({ length: chunks }, (_, c) => `/search/passages/7-${c}.json`);
 
 /** What the build does for files place() did not find: makes each in staging and hands its result to keep(). */
 function make(linked: LinkedFiles, staging: string, paths: readonly string[]): void {
@@ -67,11 +67,11 @@ describe('LinkedFiles', () => {
     const next = new LinkedFiles(cache, precompress);
     const done = new Map<string, JobResult>();
     // Another episode's paths for the same count (a key shared by mistake), then a count that gives no paths.
-    const other = (count: number) => chunkPaths(count).map((p) => p.replace('/7/', '/8/'));
+    const other = (count: number) => chunkPaths(count).map((p) => p.replace('/7-', '/8-'));
     expect(next.place('k', other, staging(2), levels, done)).toBe(false);
     expect(next.place('k', () => [], staging(2), levels, done)).toBe(false);
     expect(done.size).toBe(0);
-    expect(existsSync(join(staging(2), 'search/passages/8/0.json'))).toBe(false);
-    expect(existsSync(join(staging(2), 'search/passages/7/0.json'))).toBe(false);
+    expect(existsSync(join(staging(2), 'search/passages/8-0.json'))).toBe(false);
+    expect(existsSync(join(staging(2), 'search/passages/7-0.json'))).toBe(false);
   });
 });

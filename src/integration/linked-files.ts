@@ -26,7 +26,7 @@ export class LinkedFiles {
   readonly #dir: string;
   readonly #precompressCache: string;
   readonly #used = new Set<string>();
-  /** Folders of `staging` made so far: an episode's passage files share two. */
+  /** Folders of `staging` made so far: every episode's passage files share two. */
   readonly #dirs = new Set<string>();
   /** Files made this time, by URL path: their key and what is known so far of the key's files. */
   readonly #pending = new Map<string, { index: number; entry: { key: string; entries: Entry[]; files: string[]; left: number } }>();

@@ -36,7 +36,7 @@ describe('moveInto', () => {
       'transcripts/1.srt.gz': 'one gz',
       'search/shards/0.json': 'shard',
       'search/lunr-index.json': 'new index',
-      'search/passages/1/0.json': 'chunk',
+      'search/passages/1-0.json': 'chunk',
       'chapters/1.json': 'chapters',
     });
     const output = tree({ 'index.html': 'home', 'search/index.html': 'search page', 'search/lunr-index.json': 'old index' });

@@ -113,7 +113,7 @@ describe('passage analyses published for /ask', () => {
 
   it('the build publishes, for every chunk of every episode, what the passages\' text gives on the fly', async () => {
     const artifacts = await buildSearchArtifacts(sampleContent());
-    expect(artifacts.top.layout.passages.terms).toBe('/search/passage-terms/{id}/{chunk}.json');
+    expect(artifacts.top.layout.passages.terms).toBe('/search/passage-terms/{id}-{chunk}.json');
     expect([...artifacts.passageTerms.keys()]).toEqual([...artifacts.passages.keys()]);
     let passages = 0;
     let asked = 0;

@@ -167,19 +167,19 @@ describe('a rebuild after adding an episode', () => {
     for (const path of [
       '/transcripts/001-sourdough.srt',
       '/transcripts/001-sourdough.json',
-      '/search/passages/1/0.json',
-      '/search/passage-terms/1/0.json',
+      '/search/passages/1-0.json',
+      '/search/passage-terms/1-0.json',
       '/chapters/1.json',
       '/search/records/1.json',
     ]) {
       expect(kept.has(inode(path)), path).toBe(true);
     }
     // The new episode's are made this time.
-    for (const path of ['/transcripts/014-chess-again.srt', '/search/passages/14/0.json', '/search/records/14.json']) expect(kept.has(inode(path)), path).toBe(false);
+    for (const path of ['/transcripts/014-chess-again.srt', '/search/passages/14-0.json', '/search/records/14.json']) expect(kept.has(inode(path)), path).toBe(false);
 
     expect([...rebuiltFiles.keys()].sort()).toEqual([...scratchFiles.keys()].sort());
     const differ = [...scratchFiles].filter(([path, body]) => !rebuiltFiles.get(path)?.equals(body)).map(([path]) => path);
     expect(differ).toEqual([]);
-    expect(rebuiltFiles.has('/search/passages/14/0.json.gz')).toBe(true);
+    expect(rebuiltFiles.has('/search/passages/14-0.json.gz')).toBe(true);
   });
 });

@@ -179,7 +179,7 @@ export function buildOpenApi(content: Pick<LoadedContent, 'show'>) {
       get: { tags: ['Documents'], summary: 'Prebuilt Lunr 2 index for offline search: episode metadata, and the layout of the transcript shards', responses: { '200': ok('A serialized lunr.Index with a layout', { 'application/json': { schema: { type: 'object' } } }), ...COMMON_ERRORS } },
     },
     '/search/passages.json': {
-      get: { tags: ['Documents'], summary: 'Where the transcript passages are (in chunks per episode, /search/passages/{id}/{chunk}.json)', responses: { '200': ok('Passage layout', { 'application/json': { schema: { type: 'object' } } }), ...COMMON_ERRORS } },
+      get: { tags: ['Documents'], summary: 'Where the transcript passages are (in chunks per episode, /search/passages/{id}-{chunk}.json)', responses: { '200': ok('Passage layout', { 'application/json': { schema: { type: 'object' } } }), ...COMMON_ERRORS } },
     },
     '/rss.xml': doc('RSS 2.0 podcast feed', 'application/rss+xml', 'Documents'),
     '/llms.txt': doc('Plain-text briefing for assistant agents', 'text/plain', 'Documents'),

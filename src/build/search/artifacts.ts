@@ -1,7 +1,7 @@
 /**
  * Everything search publishes, made together so that the index's passage numbers and the passage files always
  * agree: /search/lunr-index.json (metadata index + layout), /search/shards/<n>.json (the transcript index, cut by
- * term), /search/passages/<id>/<chunk>.json and /search/passages.json (where the passages are; the contract's
+ * term), /search/passages/<id>-<chunk>.json and /search/passages.json (where the passages are; the contract's
  * /search-index.json is search-index-document.ts's). The layout is described in contract/schemas/search-passages.ts.
  */
 import type { LoadedContent } from '../../content/load.ts';

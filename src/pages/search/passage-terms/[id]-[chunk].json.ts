@@ -1,7 +1,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { getContent } from '../../../../content/site.ts';
-import { searchArtifacts } from '../../../../build/search/artifacts.ts';
-import { bulkDocumentsWrittenByIntegration } from '../../../../build/bulk-documents.ts';
+import { getContent } from '../../../content/site.ts';
+import { searchArtifacts } from '../../../build/search/artifacts.ts';
+import { bulkDocumentsWrittenByIntegration } from '../../../build/bulk-documents.ts';
 
 /** What /ask reads of chunk c of an episode's passages (contract/schemas/search-passages.ts, PassageTermsChunk). */
 // In `astro build` the bulk-documents integration writes them (src/build/bulk-documents.ts).
