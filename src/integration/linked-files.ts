@@ -10,7 +10,7 @@
  * The bulk-documents worker threads use it, one instance each (src/integration/bulk-documents.ts); the main thread
  * prunes once both are done.
  */
-import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JobResult, Levels } from './precompress-job.ts';
 import { writeAtomic } from '../content/write-atomic.ts';
@@ -70,7 +70,10 @@ export class LinkedFiles {
           linkSync(join(this.#precompressCache, `${result.key}.${mark}`), `${file}.${mark}`);
           placed.push(`${file}.${mark}`);
         }
-        results.push([path, { ...result, file, hit: true }]);
+        // An entry kept before results had their time: the file's own (the link shares it), here on this thread
+        // rather than by the asset manifest on the build's last step.
+        const mtimeMs = result.mtimeMs ?? statSync(file).mtimeMs;
+        results.push([path, { ...result, mtimeMs, file, hit: true }]);
       });
       for (const [path, r] of results) done.set(path, r);
       return true;

@@ -60,7 +60,8 @@ describe('precompress', () => {
     const cacheDir = join(temp('precompress-cache'), 'precompress');
     const first = site();
     await precompressDir(first, { cacheDir, workers: 1 });
-    const cached = readdirSync(cacheDir).sort();
+    const entries = () => readdirSync(cacheDir).filter((n) => /\.(br|gz)$/.test(n));
+    const cached = entries().sort();
     // .br and .gz of index.html and the api-catalog, .gz of the shard and the transcript.
     expect(cached).toHaveLength(6);
 
@@ -74,9 +75,41 @@ describe('precompress', () => {
     }
     expect(brotliDecompressSync(readFileSync(join(second, 'index.html.br')))).toEqual(readFileSync(join(second, 'index.html')));
     // The entries of the old shard, which this build did not use, are gone; the new one's are there.
-    const now = readdirSync(cacheDir);
+    const now = entries();
     expect(now).toHaveLength(6);
     expect(now.filter((n) => !cached.includes(n))).toHaveLength(1);
+  });
+
+  it("takes a file nothing has written since the last run from that run's record, and reads one written since", async () => {
+    const cacheDir = join(temp('precompress-cache'), 'precompress');
+    const root = site();
+    await precompressDir(root, { cacheDir, workers: 0 });
+    const sha1 = (path: string) => precompressedFacts(root)?.get(path)?.sha1;
+    const real = { page: sha1('/index.html'), vtt: sha1('/transcripts/1.vtt') };
+    // A record whose hashes are not the files' shows which files were taken from it rather than read.
+    const recordFile = join(cacheDir, 'record.json');
+    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as { files: Record<string, { result: { sha1: string } }> };
+    for (const path of ['/index.html', '/transcripts/1.vtt']) record.files[path]!.result.sha1 = 'recorded';
+    writeFileSync(recordFile, JSON.stringify(record));
+
+    // The page written again (same bytes, a new time), the transcript's .gz gone: both read, the rest recorded.
+    const page = join(root, 'index.html');
+    writeFileSync(page, readFileSync(page));
+    rmSync(join(root, 'transcripts/1.vtt.gz'));
+    const again = await precompressDir(root, { cacheDir, workers: 0 });
+    expect(again).toMatchObject({ files: 4, reused: 4 });
+    expect(sha1('/index.html')).toBe(real.page);
+    expect(sha1('/transcripts/1.vtt')).toBe(real.vtt);
+    expect(gunzipSync(readFileSync(join(root, 'transcripts/1.vtt.gz')))).toEqual(readFileSync(join(root, 'transcripts/1.vtt')));
+
+    // Untouched since: taken from the record, hash, time and all, without reading the file.
+    const latest = JSON.parse(readFileSync(recordFile, 'utf8')) as typeof record;
+    latest.files['/search/shards/0.json']!.result.sha1 = 'recorded';
+    writeFileSync(recordFile, JSON.stringify(latest));
+    await precompressDir(root, { cacheDir, workers: 0 });
+    expect(sha1('/search/shards/0.json')).toBe('recorded');
+    expect(sha1('/index.html')).toBe(real.page);
+    expect(precompressedFacts(root)?.get('/search/shards/0.json')?.mtimeMs).toBe(statSync(join(root, 'search/shards/0.json')).mtimeMs);
   });
 
   it('a cached "not smaller" result writes no variant', async () => {
@@ -264,7 +297,7 @@ describe('precompress', () => {
     expect(levelsFor('/search/records/12.json', 1_400)).toEqual({ br: 8, gz: 9 });
     expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ gz: 5 });
     expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ gz: 5 });
-    expect(levelsFor('/search/passage-terms/3/0.json', 9_000)).toEqual({ gz: 5 });
+    expect(levelsFor('/search/passage-terms/3-0.json', 9_000)).toEqual({ gz: 5 });
     expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ gz: 5 });
     expect(levelsFor('/search-index.json', 50 * 1024 * 1024)).toEqual({ gz: 5 });
     expect(levelsFor('/rss.xml', 3 * 1024 * 1024)).toEqual({ br: 5, gz: 6 });

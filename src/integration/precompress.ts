@@ -21,9 +21,13 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
 import { runJob, type Job, type JobResult, type Levels } from './precompress-job.ts';
+import { readRecord, recordedResult, writeRecord, type RecordedFile } from './precompress-record.ts';
 
 export { MIN_BYTES } from './precompress-job.ts';
 export type { Levels } from './precompress-job.ts';
+
+/** In the cache folder, beside its entries (<sha1>-b<level>g<level>.br / .gz): precompress-record.ts. */
+const RECORD_FILE = 'record.json';
 
 /** Text formats by extension; extensionless files under .well-known are JSON documents. */
 const TEXT = /\.(html|json|xml|txt|md|srt|vtt|css|js|mjs|svg|webmanifest|yaml)$/i;
@@ -46,6 +50,8 @@ export interface FileFacts {
   gz?: number;
   /** An HTML page's inline scripts' hashes (JobResult.scripts). */
   scripts?: string[];
+  /** JobResult.mtimeMs. */
+  mtimeMs?: number;
 }
 
 /** Facts of the last precompression of each output folder (absolute path), for the asset manifest. */
@@ -98,11 +104,15 @@ export function precompress(): AstroIntegration {
 export async function precompressDir(root: string, options: PrecompressOptions = {}): Promise<PrecompressResult> {
   const levelsOf = options.levels ?? levelsFor;
   const files: string[] = [];
+  /** The variants found beside files (foo.br, foo.gz). */
+  const variants = new Set<string>();
   const walk = async (dir: string, inWellKnown: boolean) => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) await walk(full, inWellKnown || entry.name === '.well-known');
-      else if (entry.isFile() && (TEXT.test(entry.name) || (inWellKnown && !entry.name.includes('.')))) files.push(full);
+      else if (!entry.isFile()) continue;
+      else if (TEXT.test(entry.name) || (inWellKnown && !entry.name.includes('.'))) files.push(full);
+      else if (/\.(br|gz)$/.test(entry.name)) variants.add(full);
     }
   };
   await walk(root, false);
@@ -110,13 +120,35 @@ export async function precompressDir(root: string, options: PrecompressOptions =
   const registered = aheadByRoot.get(root);
   aheadByRoot.delete(root);
   if (registered instanceof Map && registered.size) files.splice(0, files.length, ...files.filter((f) => !registered.has(urlPath(f))));
-  const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
-  const jobs: Job[] = files.map((file, i) => ({ file, levels: levelsOf(urlPath(file), sizes[i]!), cacheDir: options.cacheDir }));
+  const found = await Promise.all(files.map((file) => stat(file)));
+  // The files the last build handled and nothing has written since are taken from its record (precompress-record.ts).
+  const recordFile = options.cacheDir && join(options.cacheDir, RECORD_FILE);
+  const recorded = recordFile ? readRecord(recordFile, root) : new Map<string, RecordedFile>();
+  const kept: JobResult[] = [];
+  const jobs: Job[] = [];
+  const sizes: number[] = [];
+  files.forEach((file, i) => {
+    const path = urlPath(file);
+    const facts = found[i]!;
+    const result = recordedResult(recorded.get(path), file, facts, { br: variants.has(`${file}.br`), gz: variants.has(`${file}.gz`) });
+    if (result) return void kept.push(result);
+    jobs.push({ file, levels: levelsOf(path, facts.size), cacheDir: options.cacheDir });
+    sizes.push(facts.size);
+  });
   // Largest first, so that one big file does not run alone at the end while the other workers idle.
   const order = jobs.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]!);
 
-  const pool = new CompressPool(options.workers ?? availableParallelism());
-  const results = await Promise.all(order.map((i) => pool.run(jobs[i]!))).finally(() => pool.close());
+  const pool = new CompressPool(jobs.length ? (options.workers ?? availableParallelism()) : 0);
+  const results = [...kept, ...(await Promise.all(order.map((i) => pool.run(jobs[i]!))).finally(() => pool.close()))];
+  if (recordFile) {
+    const record = new Map<string, RecordedFile>();
+    const facts = new Map(files.map((file, i) => [file, found[i]!]));
+    for (const { file, hit: _hit, ...result } of results) {
+      const { ino, size, mtimeMs } = facts.get(file)!;
+      record.set(urlPath(file), { ino, size, mtimeMs, result });
+    }
+    writeRecord(recordFile, root, record);
+  }
   const ahead = typeof registered === 'function' ? await registered() : (registered ?? new Map<string, JobResult>());
 
   const result: PrecompressResult = { files: 0, bytesIn: 0, bytesBr: 0, bytesGz: 0, reused: 0 };
@@ -124,7 +156,7 @@ export async function precompressDir(root: string, options: PrecompressOptions =
   const used = new Set<string>();
   const all: Array<[string, JobResult]> = [...ahead, ...results.map((r) => [urlPath(r.file), r] as [string, JobResult])];
   for (const [path, r] of all) {
-    facts.set(path, { size: r.size, sha1: r.sha1, ...(r.br ? { br: r.br } : {}), ...(r.gz ? { gz: r.gz } : {}), ...(r.scripts ? { scripts: r.scripts } : {}) });
+    facts.set(path, { size: r.size, sha1: r.sha1, ...(r.br ? { br: r.br } : {}), ...(r.gz ? { gz: r.gz } : {}), ...(r.scripts ? { scripts: r.scripts } : {}), ...(r.mtimeMs !== undefined ? { mtimeMs: r.mtimeMs } : {}) });
     if (!r.key) continue;
     used.add(r.key);
     result.files++;
@@ -288,7 +320,7 @@ async function prune(cacheDir: string, used: Set<string>): Promise<void> {
   } catch {
     return;
   }
-  const stale = names.filter((name) => !used.has(name.replace(/\.(br|gz)$/, '')));
+  const stale = names.filter((name) => name !== RECORD_FILE && !used.has(name.replace(/\.(br|gz)$/, '')));
   for (let i = 0; i < stale.length; i += 64) {
     await Promise.all(stale.slice(i, i + 64).map((name) => rm(join(cacheDir, name), { force: true })));
   }
