@@ -10,13 +10,14 @@ import { buildSearchIndexJson } from './search/search-index-document.ts';
 import { searchArtifacts, searchFiles } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
 import { buildChaptersJson } from './chapters.ts';
+import { buildRss } from './rss.ts';
 import { buildServiceData } from './service-data.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 
 const content = loadContentOrThrow(join(import.meta.dirname, '../../content'), {});
 
 describe('bulk documents', () => {
-  it('are the documents of the transcript, chapter, record, search index, shard, passage, semantic and offline index routes, byte for byte', async () => {
+  it('are the documents of the transcript, chapter, record, search index, shard, passage, semantic, offline index and feed routes, byte for byte', async () => {
     const docs = new Map<string, string>();
     for await (const [path, body] of bulkDocuments(content)) docs.set(path, String(body));
 
@@ -30,6 +31,7 @@ describe('bulk documents', () => {
     }
     for (const [path, body] of Object.entries(searchFiles(await searchArtifacts(content)))) expected.set(path, body);
     expected.set('/search-index.json', JSON.stringify(buildSearchIndexJson(content.episodes)));
+    expected.set('/rss.xml', buildRss(content));
     expected.set('/search/semantic.json', JSON.stringify(await semanticArtifact(content)));
     expect([...docs.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [path, body] of expected) expect(docs.get(path), path).toBe(body);
@@ -77,7 +79,10 @@ describe('bulk documents', () => {
       const route = JSON.stringify(buildSearchIndexJson(content.episodes));
       const pieces = () => readdirSync(dir).filter((name) => name.endsWith('.bin')).length;
       const made = [...showDocuments(content, { gzipLevel: 5 })];
-      expect(made.map(([path]) => path)).toEqual(['/search-index.json']);
+      // With the feed, which the integration writes with them (not Astro's prerenderer); no gzip made for it here.
+      expect(made.map(([path]) => path)).toEqual(['/search-index.json', '/rss.xml']);
+      expect(made[1]![1]).toBe(buildRss(content));
+      expect(made[1]![2]).toBeUndefined();
       const [, text, gz] = made[0]!;
       expect(String(text)).toBe(route);
       expect(gunzipSync(gz!).toString()).toBe(route);

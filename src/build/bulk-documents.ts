@@ -2,7 +2,7 @@
  * The documents that are pure serialization of the build's data and come by the thousand on a large show (at 1,000
  * episodes: 3,000 transcript files, ~1,650 search shards, ~7,000 passage files, 1,000 chapter files, two thirds of
  * the output's files), the search documents made from the same analysis (the index's top, where the passages are, the
- * semantic artifact) and the contract's /search-index.json (58 MB at 1,000 episodes). src/pages defines each (and
+ * semantic artifact), the contract's /search-index.json (58 MB at 1,000 episodes) and the feed. src/pages defines each (and
  * serves it in `astro dev`); in `astro build` the bulk-documents integration (src/integration/bulk-documents.ts)
  * writes them straight from the same data on a worker thread while Astro prerenders the pages, and their routes list
  * no paths: Astro's prerenderer costs a Request, a Response stream, a mkdir and a write per file, ~20 s of a
@@ -15,7 +15,8 @@ import { semanticArtifact } from './search/semantic.ts';
 import { semanticOnThread } from './search/semantic-thread.ts';
 import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, RECORDS_PATH } from './search/sharded-index.ts';
 import { serviceEpisode } from './service-data.ts';
-import { siteUrls } from './urls.ts';
+import { RSS_PATH, siteUrls } from './urls.ts';
+import { buildRss } from './rss.ts';
 import { PASSAGES_PER_CHUNK } from '../../contract/schemas/search-passages.ts';
 import { renderTranscript, transcriptFiles } from './transcripts.ts';
 import { episodeAnalyser } from './search/analysis.ts';
@@ -69,14 +70,18 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<Bul
 }
 
 /**
- * The show-wide documents made from every episode's text: the contract's /search-index.json. With `gzipLevel`, its
- * gzip too, made from a piece per episode (search-index-document.ts), each kept from one build to the next in the
- * content cache when one is configured.
+ * The show-wide documents made from every episode: the contract's /search-index.json and the podcast feed. With
+ * `gzipLevel`, the index's gzip too, made from a piece per episode (search-index-document.ts), each kept from one
+ * build to the next in the content cache when one is configured. The feed changes with every episode added, and
+ * made among Astro's pages it was the longest of them on the build's main thread (0.7-1.8 s at 1,240 episodes: 5 MB
+ * written by `feed`, read back and written again to add the podcast namespace, then compressed), where a
+ * one-episode rebuild waits for nothing else; the thread that makes these is done seconds before that thread.
  */
 export function* showDocuments(content: LoadedContent, options: { gzipLevel?: number } = {}): Generator<BulkDocument> {
   const { gzipLevel } = options;
   if (gzipLevel === undefined) {
     yield [SEARCH_INDEX_PATH, JSON.stringify(buildSearchIndexJson(content.episodes))];
+    yield [RSS_PATH, buildRss(content)];
     return;
   }
   const code = parseCacheDir() === undefined ? undefined : searchIndexTextIdentity();
@@ -96,6 +101,7 @@ export function* showDocuments(content: LoadedContent, options: { gzipLevel?: nu
     },
   );
   yield [SEARCH_INDEX_PATH, text, gz];
+  yield [RSS_PATH, buildRss(content)];
 }
 
 /** What makes an episode's transcript text in /search-index.json from the transcript: the joining and the cue makers. */

@@ -3,6 +3,9 @@ import type { LoadedEpisode, Show } from '../content/load.ts';
 /** Where Vite writes the licences of the packages the browser scripts bundle (astro.config.mjs, build.license). */
 export const LICENSES_PATH = '/licenses.md';
 
+/** The podcast feed (src/build/rss.ts). */
+export const RSS_PATH = '/rss.xml';
+
 /** Every public address the build writes, in one place, so documents, pages and handlers agree. */
 export function siteUrls(show: Show) {
   const base = show.siteUrl;
@@ -12,7 +15,7 @@ export function siteUrls(show: Show) {
     base,
     abs,
     home: abs('/'),
-    rss: abs('/rss.xml'),
+    rss: abs(RSS_PATH),
     episodesJson: abs('/episodes.json'),
     searchIndexJson: abs('/search-index.json'),
     lunrIndex: abs('/search/lunr-index.json'),
