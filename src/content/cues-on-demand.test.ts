@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -75,6 +75,39 @@ describe('loadCuesOnDemand', () => {
     same(onDemand(SAMPLE, cache).content);
     // And the damaged entries were replaced: the next load reads them.
     for (const name of damaged) expect(readFileSync(join(cache, name), 'utf8'), name).not.toBe('not an entry');
+  });
+
+  it('takes a transcript file as an earlier load found it without reading it (srt-facts.ts), and reads one written since', () => {
+    const dir = folder();
+    cpSync(SAMPLE, dir, { recursive: true });
+    const transcripts = join(dir, 'transcripts');
+    // Written an hour ago: a file written within the last seconds is read every time.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of readdirSync(transcripts)) utimesSync(join(transcripts, name), hourAgo, hourAgo);
+    const cache = folder();
+    const first = onDemand(dir, cache).content!;
+    const episode = first.episodes.find((e) => e.transcript?.format === 'srt')!;
+    const { path, digest } = episode.transcript!;
+    const cues = episode.cues;
+
+    // Other bytes of the same length put back in the same file with its time as it was: only a file read shows them.
+    const found = statSync(path);
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace(/[a-z]/, (c) => (c === 'x' ? 'y' : 'x')));
+    utimesSync(path, found.atime, found.mtime);
+    expect(statSync(path).ino).toBe(found.ino);
+    const second = onDemand(dir, cache).content!.episodes.find((e) => e.id === episode.id)!;
+    expect(second.transcript!.digest).toBe(digest);
+    expect(second.cues).toEqual(cues);
+
+    // Written again (a new time): read, and known by its new bytes.
+    writeFileSync(path, text);
+    const third = onDemand(dir, cache).content!.episodes.find((e) => e.id === episode.id)!;
+    expect(third.transcript!.digest).toBe(digest);
+    writeFileSync(path, `${text}\n`);
+    const fourth = onDemand(dir, cache).content!.episodes.find((e) => e.id === episode.id)!;
+    expect(fourth.transcript!.digest).not.toBe(digest);
+    expect(fourth.cues).toEqual(cues);
   });
 
   it('parses a transcript again when its entry is damaged past the head, unless the file changed meanwhile', () => {

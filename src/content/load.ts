@@ -17,7 +17,8 @@ import { formatDuration, parseDuration } from '../../contract/duration.ts';
 import { MARKDOWN_OPTIONS, markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrtBlocks, srtCues, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
-import { cachedByContent, cachedParse, cachedParseBytes, ensureParsed, PARSE_CACHE_VERSION } from './parse-cache.ts';
+import { cachedByContent, cachedParse, cachedParseBytes, ensureParsed, PARSE_CACHE_VERSION, parsedEntry } from './parse-cache.ts';
+import { keepSrtFacts, knownSrt, learntSrt } from './srt-facts.ts';
 import { CUES_CODEC, peekCues } from './cues-codec.ts';
 import { claimedTranscript } from './transcript-prewarm.ts';
 import { checkCategories } from './itunes-categories.ts';
@@ -141,6 +142,7 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
     if (!owner) episodes.push(episode);
   }
   episodes.sort((a, b) => a.id - b.id);
+  keepSrtFacts();
   if (errors.length || !show) return { content: null, errors, notes: [] };
   return { content: { show, episodes, dirs }, errors, notes: unusedFiles(dirs, episodes, rel) };
 }
@@ -266,7 +268,7 @@ function loadEpisode(
     } else {
       const format = transcriptName.endsWith('.vtt') ? 'vtt' : 'srt';
       if (format === 'srt' && cuesOnDemand) {
-        const { summary, digest, cues: made } = claimedTranscript(srtPath, () => summarisedSrt(srtPath, rel));
+        const { summary, digest, cues: made } = knownTranscript(srtPath, rel) ?? claimedTranscript(srtPath, () => summarisedSrt(srtPath, rel));
         for (const p of summary.problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
         if (!summary.problems.length) {
           onDemand = { count: summary.count, lastEnd: summary.lastEnd, cues: made };
@@ -444,11 +446,41 @@ export function loadCuesOnDemand(on: boolean): void {
 
 let cuesOnDemand = false;
 
+type SummarisedSrt = { summary: ReturnType<typeof peekCues>; digest: string; cues: () => Cue[] };
+
+/**
+ * summarisedSrt for a transcript file as an earlier load found it (srt-facts.ts): nothing read until its cues are
+ * asked for, then its cache entry, or, were that gone or damaged, the file (if it still holds the text the digest
+ * names). Undefined when the file is not as it was found.
+ */
+function knownTranscript(path: string, rel: (p: string) => string): SummarisedSrt | undefined {
+  const facts = knownSrt(path);
+  if (!facts) return undefined;
+  const { digest } = facts;
+  const entry = parsedEntry(parseSrtKeepingBlocks, CUES_CODEC, digest);
+  const cues = () => {
+    const bytes = entry();
+    if (bytes) {
+      try {
+        return CUES_CODEC.decode(bytes).cues;
+      } catch {
+        // Damaged: parsed again below.
+      }
+    }
+    const text = readFileSync(path, 'utf8');
+    if (transcriptDigest(text) !== digest) throw new Error(`${rel(path)} changed while the build was reading it`);
+    return cachedParse(parseSrtKeepingBlocks, text, CUES_CODEC, digest).cues;
+  };
+  return { summary: { count: facts.count, lastEnd: facts.lastEnd, problems: [] }, digest, cues };
+}
+
 /**
  * A SubRip transcript's digest and what its cache entry says of it (peekCues), with its cues made on request: from
  * the entry's bytes, or, were they damaged, from the file parsed again if it still holds the text the digest names.
  */
-function summarisedSrt(path: string, rel: (p: string) => string): { summary: ReturnType<typeof peekCues>; digest: string; cues: () => Cue[] } {
+function summarisedSrt(path: string, rel: (p: string) => string): SummarisedSrt {
+  const found = statSync(path);
+  const readAt = Date.now();
   const text = readFileSync(path, 'utf8');
   const digest = transcriptDigest(text);
   let bytes: Uint8Array | undefined = cachedParseBytes(parseSrtKeepingBlocks, text, CUES_CODEC, digest);
@@ -460,6 +492,7 @@ function summarisedSrt(path: string, rel: (p: string) => string): { summary: Ret
     bytes = CUES_CODEC.encode(cachedParse(parseSrtKeepingBlocks, text, CUES_CODEC, digest));
     summary = peekCues(bytes);
   }
+  if (!summary.problems.length) learntSrt(path, found, readAt, { digest, count: summary.count, lastEnd: summary.lastEnd });
   const cues = () => {
     const kept = bytes;
     // The episode keeps what this returns: the entry's bytes are not needed again.

@@ -112,6 +112,25 @@ export function cachedParseBytes<T>(parse: (text: string) => T, text: string, co
 }
 
 /**
+ * The entry cachedParseBytes keeps for a text known only by its sha1, read when asked (undefined when it is not kept,
+ * or no folder is configured): for a caller that knows the text's digest without reading the text
+ * (src/content/srt-facts.ts). The entry counts as used from now on, read or not, so the build keeps it.
+ */
+export function parsedEntry<T>(parse: (text: string) => T, codec: Codec<T>, textSha1: string): () => Uint8Array | undefined {
+  const { dir, used } = state();
+  const key = contentKey(`${parseIdentity(parse, codec)}\0sha1`, textSha1);
+  used.add(key);
+  return () => {
+    if (!dir) return undefined;
+    try {
+      return readFileSync(entryPath(dir, key, BINARY_ENTRY));
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/**
  * cachedParse for a result another thread will read: parsed and kept when it is not kept yet, nothing read back when
  * it is (a rebuild's transcripts are all kept, and reading one is ~1 ms of JSON for nothing).
  */
