@@ -19,7 +19,7 @@ import {
   MIN_COMPRESS_BYTES,
 } from '../../contract/http-policy.ts';
 import { AssetFiles, packManifest, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
-import { precompressedFacts, type FileFacts } from './precompress.ts';
+import { precompressedFacts, precompressedFiles, type FileFacts } from './precompress.ts';
 import { inlineScriptHashes } from './inline-scripts.ts';
 
 export function assetManifest(): AstroIntegration {
@@ -46,6 +46,7 @@ export async function writeAssetManifest(
   root: string,
   siteUrl: string,
   known: Map<string, FileFacts> | undefined = precompressedFacts(root),
+  listed: ReadonlySet<string> | undefined = known && precompressedFiles(root),
 ): Promise<AssetManifest> {
   const found = new Map<string, string>();
   // Folders read side by side, and files looked at IN_FLIGHT at a time below: awaited one by one, the ~50,000
@@ -62,7 +63,10 @@ export async function writeAssetManifest(
     }
     await Promise.all(subdirs);
   };
-  await walk(root, '');
+  if (listed) {
+    // Dot-files are never published, except the .well-known documents (as the walk below).
+    for (const path of listed) if (!/\/\./.test(path) || (path.startsWith('/.well-known/') && !/\/\./.test(path.slice(12)))) found.set(path, join(root, path.slice(1)));
+  } else await walk(root, '');
   found.delete(MANIFEST_PATH);
 
   const describe = async (path: string, full: string): Promise<AssetEntry> => {

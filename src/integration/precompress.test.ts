@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CompressPool, CompressQueue, levelsFor, precompressDir, precompressedFacts, registerPrecompressed } from './precompress.ts';
+import { CompressPool, CompressQueue, levelsFor, precompressDir, precompressedFacts, precompressedFiles, registerPrecompressed } from './precompress.ts';
 import { writeAssetManifest } from './asset-manifest.ts';
 import { inlineScriptHashes } from './inline-scripts.ts';
 import { runJob, type JobResult } from './precompress-job.ts';
@@ -112,6 +113,16 @@ describe('precompress', () => {
     expect(precompressedFacts(root)?.get('/search/shards/0.json')?.mtimeMs).toBe(statSync(join(root, 'search/shards/0.json')).mtimeMs);
   });
 
+  it('an idle pool does not keep the process alive (a build that fails before closing it still ends)', () => {
+    const url = new URL('./precompress.ts', import.meta.url).href;
+    const script = join(temp('precompress-idle'), 'idle.mjs');
+    // A file, not --input-type=module -e: the pool's threads would inherit the flag.
+    writeFileSync(script, `const { CompressPool } = await import(${JSON.stringify(url)});\nconst pool = new CompressPool(2);\nawait pool.run({ file: ${JSON.stringify(join(site(), 'index.html'))}, levels: { gz: 5 } });\nconsole.log('ran');\n`);
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.stderr).toBe('');
+    expect([run.status, run.signal, run.stdout.trim()]).toEqual([0, null, 'ran']);
+  });
+
   it('a cached "not smaller" result writes no variant', async () => {
     const cacheDir = temp('precompress-cache');
     const noise = randomBytes(4096);
@@ -185,6 +196,13 @@ describe('precompress', () => {
     expect(result.files).toBe(5);
     expect(precompressedFacts(root)?.get('/search/made/0.json')).toMatchObject({ size: ahead.size, sha1: ahead.sha1, gz: ahead.gz });
     expect(existsSync(join(root, 'search', 'made', '0.json.br'))).toBe(false);
+    // The asset manifest takes the folder's files from precompress, the documents brought in with them, as a walk finds them.
+    expect(precompressedFiles(root)?.has('/search/made/0.json.gz')).toBe(true);
+    const listed = await writeAssetManifest(root, 'https://example.com');
+    const walked = await writeAssetManifest(root, 'https://example.com', precompressedFacts(root), undefined);
+    expect(Object.fromEntries(listed.files.entries())).toEqual(Object.fromEntries(walked.files.entries()));
+    expect(Object.keys(Object.fromEntries(listed.files.entries())).sort()).toEqual(['/.well-known/api-catalog', '/audio.mp3', '/index.html', '/search/made/0.json', '/search/shards/0.json', '/small.txt', '/transcripts/1.vtt']);
+    expect(listed.files.get('/search/made/0.json')?.gzip?.size).toBe(ahead.gz);
   });
 
   it("writes a producer's own gzip as it is, not kept in the cache, and not for a family that takes brotli too", () => {
