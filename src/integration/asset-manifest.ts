@@ -103,7 +103,8 @@ export async function writeAssetManifest(
   // foo.br / foo.gz beside foo are foo's stored variants, not documents of their own.
   const documents = [...found]
     .filter(([path]) => !(/\.(br|gz)$/.test(path) && found.has(path.slice(0, -3))))
-    .sort(([a], [b]) => a.localeCompare(b));
+    // Code-unit order, as packManifest keeps them (a collation, localeCompare, is ~3x slower over 40,000 paths).
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const entries: AssetEntry[] = new Array(documents.length);
   for (let i = 0; i < documents.length; i += IN_FLIGHT) {
     await Promise.all(documents.slice(i, i + IN_FLIGHT).map(async ([path, full], k) => (entries[i + k] = await describe(path, full))));
