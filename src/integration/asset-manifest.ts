@@ -46,7 +46,7 @@ export async function writeAssetManifest(
   root: string,
   siteUrl: string,
   known: Map<string, FileFacts> | undefined = precompressedFacts(root),
-  listed: ReadonlySet<string> | undefined = known && precompressedFiles(root),
+  listed: ReadonlySet<string> | 'walk' = precompressedFiles(root) ?? 'walk',
 ): Promise<AssetManifest> {
   const found = new Map<string, string>();
   // Folders read side by side, and files looked at IN_FLIGHT at a time below: awaited one by one, the ~50,000
@@ -63,7 +63,7 @@ export async function writeAssetManifest(
     }
     await Promise.all(subdirs);
   };
-  if (listed) {
+  if (listed !== 'walk') {
     // Dot-files are never published, except the .well-known documents (as the walk below).
     for (const path of listed) if (!/\/\./.test(path) || (path.startsWith('/.well-known/') && !/\/\./.test(path.slice(12)))) found.set(path, join(root, path.slice(1)));
   } else await walk(root, '');

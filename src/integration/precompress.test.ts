@@ -199,7 +199,7 @@ describe('precompress', () => {
     // The asset manifest takes the folder's files from precompress, the documents brought in with them, as a walk finds them.
     expect(precompressedFiles(root)?.has('/search/made/0.json.gz')).toBe(true);
     const listed = await writeAssetManifest(root, 'https://example.com');
-    const walked = await writeAssetManifest(root, 'https://example.com', precompressedFacts(root), undefined);
+    const walked = await writeAssetManifest(root, 'https://example.com', precompressedFacts(root), 'walk');
     expect(Object.fromEntries(listed.files.entries())).toEqual(Object.fromEntries(walked.files.entries()));
     expect(Object.keys(Object.fromEntries(listed.files.entries())).sort()).toEqual(['/.well-known/api-catalog', '/audio.mp3', '/index.html', '/search/made/0.json', '/search/shards/0.json', '/small.txt', '/transcripts/1.vtt']);
     expect(listed.files.get('/search/made/0.json')?.gzip?.size).toBe(ahead.gz);
@@ -326,7 +326,7 @@ describe('precompress', () => {
     await precompressDir(root, { workers: 0 });
     const fromFacts = await writeAssetManifest(root, 'https://example.com');
     expect(precompressedFacts(root)?.size).toBeGreaterThan(0);
-    const fromFiles = await writeAssetManifest(root, 'https://example.com', undefined);
+    const fromFiles = await writeAssetManifest(root, 'https://example.com', undefined, 'walk');
     const files = (m: typeof fromFacts) => Object.fromEntries(m.files.entries());
     expect(files(fromFacts)).toEqual(files(fromFiles));
     expect(fromFacts.files.size).toBeGreaterThan(3);

@@ -194,9 +194,11 @@ export async function precompressDir(root: string, options: PrecompressOptions =
     if (r.hit) result.reused++;
   }
   factsByRoot.set(root, facts);
-  // The output's files now: those found, and the documents brought in with the variants their results name.
-  const paths = new Set(found.map(urlPath));
-  for (const [path, r] of ahead) {
+  // The output's files now: those found but the variants of the files handled here, which the jobs wrote or removed,
+  // and those files and the documents brought in, each with the variants its result names.
+  const handled = new Set(files);
+  const paths = new Set(found.filter((file) => !(/\.(br|gz)$/.test(file) && handled.has(file.slice(0, -3)))).map(urlPath));
+  for (const [path, r] of all) {
     paths.add(path);
     if (r.br) paths.add(`${path}.br`);
     if (r.gz) paths.add(`${path}.gz`);
