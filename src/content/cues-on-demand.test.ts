@@ -117,12 +117,22 @@ describe('loadCuesOnDemand', () => {
     const cache = folder();
     onDemand(dir, cache);
     // Each entry loses the end of its cues' text: the summary still reads, the cues do not.
-    for (const name of readdirSync(cache).filter((n) => n.endsWith('.bin'))) {
-      const bytes = readFileSync(join(cache, name));
-      writeFileSync(join(cache, name), bytes.subarray(0, bytes.byteLength - 3));
-    }
+    const damage = () => {
+      for (const name of readdirSync(cache).filter((n) => n.endsWith('.bin'))) {
+        const bytes = readFileSync(join(cache, name));
+        writeFileSync(join(cache, name), bytes.subarray(0, bytes.byteLength - 3));
+      }
+    };
+    damage();
     const { content } = onDemand(dir, cache);
     expect(JSON.stringify(content)).toBe(copy);
+    // The entries were parsed again and replaced: whole, they read.
+    const decode = vi.spyOn(CUES_CODEC, 'decode');
+    const { content: repaired } = onDemand(dir, cache);
+    expect(JSON.stringify(repaired)).toBe(copy);
+    expect(decode).toHaveBeenCalled();
+    expect(decode.mock.results.every((r) => r.type === 'return')).toBe(true);
+    damage();
     const { content: again } = onDemand(dir, cache);
     const episode = again!.episodes.find((e) => e.transcript?.format === 'srt')!;
     writeFileSync(episode.transcript!.path, '1\n00:00:01,000 --> 00:00:02,000\nEdited.\n');

@@ -458,20 +458,25 @@ function knownTranscript(path: string, rel: (p: string) => string): SummarisedSr
   if (!facts) return undefined;
   const { digest } = facts;
   const entry = parsedEntry(parseSrtKeepingBlocks, CUES_CODEC, digest);
-  const cues = () => {
-    const bytes = entry();
-    if (bytes) {
-      try {
-        return CUES_CODEC.decode(bytes).cues;
-      } catch {
-        // Damaged: parsed again below.
-      }
-    }
-    const text = readFileSync(path, 'utf8');
-    if (transcriptDigest(text) !== digest) throw new Error(`${rel(path)} changed while the build was reading it`);
-    return cachedParse(parseSrtKeepingBlocks, text, CUES_CODEC, digest).cues;
-  };
+  const cues = () => decodedCues(entry(), path, digest, rel);
   return { summary: { count: facts.count, lastEnd: facts.lastEnd, problems: [] }, digest, cues };
+}
+
+/**
+ * A SubRip transcript's cues from its cache entry's bytes, or, were those gone or damaged, from the file parsed again
+ * (the entry replaced) if it still holds the text the digest names.
+ */
+function decodedCues(bytes: Uint8Array | undefined, path: string, digest: string, rel: (p: string) => string): Cue[] {
+  if (bytes) {
+    try {
+      return CUES_CODEC.decode(bytes).cues;
+    } catch {
+      // Damaged past its head: parsed again below.
+    }
+  }
+  const text = readFileSync(path, 'utf8');
+  if (transcriptDigest(text) !== digest) throw new Error(`${rel(path)} changed while the build was reading it`);
+  return cachedParse(parseSrtKeepingBlocks, text, CUES_CODEC, digest).cues;
 }
 
 /**
@@ -497,16 +502,7 @@ function summarisedSrt(path: string, rel: (p: string) => string): SummarisedSrt 
     const kept = bytes;
     // The episode keeps what this returns: the entry's bytes are not needed again.
     bytes = undefined;
-    if (kept) {
-      try {
-        return CUES_CODEC.decode(kept).cues;
-      } catch {
-        // Damaged past its head: parsed again below.
-      }
-    }
-    const again = readFileSync(path, 'utf8');
-    if (transcriptDigest(again) !== digest) throw new Error(`${rel(path)} changed while the build was reading it`);
-    return parseSrtKeepingBlocks(again).cues;
+    return decodedCues(kept, path, digest, rel);
   };
   return { summary, digest, cues };
 }
