@@ -118,7 +118,8 @@ export function cachedParseBytes<T>(parse: (text: string) => T, text: string, co
  */
 export function parsedEntry<T>(parse: (text: string) => T, codec: Codec<T>, textSha1: string): () => Uint8Array | undefined {
   const { dir, used } = state();
-  const key = contentKey(`${parseIdentity(parse, codec)}\0sha1`, textSha1);
+  // Keyed by the sha1 alone: the text is not looked at.
+  const key = parseKey(parse, '', codec, textSha1);
   used.add(key);
   return () => {
     if (!dir) return undefined;
