@@ -54,19 +54,16 @@ export async function writeAssetManifest(
   const walk = async (dir: string, urlDir: string): Promise<void> => {
     const subdirs: Array<Promise<void>> = [];
     for (const entry of await readdir(dir, { withFileTypes: true })) {
-      // Dot-files are never published, except the .well-known documents.
-      if (entry.name.startsWith('.') && !(urlDir === '' && entry.name === '.well-known')) continue;
       const full = join(dir, entry.name);
       const urlPath = `${urlDir}/${entry.name}`;
+      if (!published(urlPath)) continue;
       if (entry.isDirectory()) subdirs.push(walk(full, urlPath));
       else if (entry.isFile()) found.set(urlPath, full);
     }
     await Promise.all(subdirs);
   };
-  if (listed !== 'walk') {
-    // Dot-files are never published, except the .well-known documents (as the walk below).
-    for (const path of listed) if (!/\/\./.test(path) || (path.startsWith('/.well-known/') && !/\/\./.test(path.slice(12)))) found.set(path, join(root, path.slice(1)));
-  } else await walk(root, '');
+  if (listed === 'walk') await walk(root, '');
+  else for (const path of listed) if (published(path)) found.set(path, join(root, path.slice(1)));
   found.delete(MANIFEST_PATH);
 
   const describe = async (path: string, full: string): Promise<AssetEntry> => {
@@ -117,6 +114,12 @@ export async function writeAssetManifest(
 }
 
 const IN_FLIGHT = 64;
+
+/** Dot-files (and what is under a dot-folder) are never published, except the .well-known documents. */
+function published(urlPath: string): boolean {
+  const wellKnown = urlPath === '/.well-known' || urlPath.startsWith('/.well-known/');
+  return !/\/\./.test(wellKnown ? urlPath.slice('/.well-known'.length) : urlPath);
+}
 
 function etag(body: Buffer): string {
   return createHash('sha1').update(body).digest('base64url').slice(0, 22);
