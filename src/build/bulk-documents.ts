@@ -79,11 +79,12 @@ export async function* bulkDocuments(content: LoadedContent): AsyncGenerator<Bul
  */
 export function* showDocuments(content: LoadedContent, options: { gzipLevel?: number } = {}): Generator<BulkDocument> {
   const { gzipLevel } = options;
-  if (gzipLevel === undefined) {
-    yield [SEARCH_INDEX_PATH, JSON.stringify(buildSearchIndexJson(content.episodes))];
-    yield [RSS_PATH, buildRss(content)];
-    return;
-  }
+  yield gzipLevel === undefined ? [SEARCH_INDEX_PATH, JSON.stringify(buildSearchIndexJson(content.episodes))] : searchIndexWithGzip(content, gzipLevel);
+  yield [RSS_PATH, buildRss(content)];
+}
+
+/** /search-index.json with its gzip at `gzipLevel`, from pieces kept per episode in the content cache (showDocuments). */
+function searchIndexWithGzip(content: LoadedContent, gzipLevel: number): BulkDocument {
   const code = parseCacheDir() === undefined ? undefined : searchIndexTextIdentity();
   const { text, gz } = searchIndexDocument(
     content.episodes,
@@ -100,8 +101,7 @@ export function* showDocuments(content: LoadedContent, options: { gzipLevel?: nu
       return { name, bytes: cachedBytesByKey(name, () => Buffer.from(entryText(e)), BYTES_CODEC, { counted: false }) };
     },
   );
-  yield [SEARCH_INDEX_PATH, text, gz];
-  yield [RSS_PATH, buildRss(content)];
+  return [SEARCH_INDEX_PATH, text, gz];
 }
 
 /** What makes an episode's transcript text in /search-index.json from the transcript: the joining and the cue makers. */

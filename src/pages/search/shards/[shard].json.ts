@@ -9,14 +9,6 @@ import { bulkDocumentsWrittenByIntegration } from '../../../build/bulk-documents
  * segment's terms in its range (see lunr-index.json). In `astro build` the bulk-documents integration writes them
  * (src/build/bulk-documents.ts).
  */
-/** Every shard of every segment, by the name its path gives it ("<segment>-<n>"). */
-async function shardsByName() {
-  const { shards } = await searchArtifacts(getContent());
-  return new Map(
-    shards.segments.flatMap((segment) => segment.first.map((_, n) => [basename(segment.shardPath(n), '.json'), () => segment.shards.get(n)] as const)),
-  );
-}
-
 export const getStaticPaths = (async () => {
   if (bulkDocumentsWrittenByIntegration()) return [];
   return [...(await shardsByName()).keys()].map((shard) => ({ params: { shard } }));
@@ -26,3 +18,11 @@ export const GET: APIRoute = async ({ params }) => {
   const shard = (await shardsByName()).get(params.shard ?? '');
   return shard ? Response.json(shard()) : new Response('Not found', { status: 404 });
 };
+
+/** Every shard of every segment, by the name its path gives it ("<segment>-<n>"). */
+async function shardsByName() {
+  const { shards } = await searchArtifacts(getContent());
+  return new Map(
+    shards.segments.flatMap((segment) => segment.first.map((_, n) => [basename(segment.shardPath(n), '.json'), () => segment.shards.get(n)] as const)),
+  );
+}
