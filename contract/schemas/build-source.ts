@@ -16,6 +16,12 @@ export type BuildSource = z.infer<typeof BuildSourceSchema>;
  */
 export const PRERENDERED_FILE = 'prerendered.json';
 
+/**
+ * `<outDir>/kept-documents.json`: the keys of the bulk documents a build published, whose folders the next build may
+ * take whole instead of linking each file again (src/integration/kept-documents.ts). Beside client/, never published.
+ */
+export const KEPT_DOCUMENTS_FILE = 'kept-documents.json';
+
 /** The link a build makes in an output folder outside the project, to the project's packages (src/integration/packages-link.ts). */
 export const PACKAGES_LINK = 'node_modules';
 
@@ -24,10 +30,10 @@ export const REPLACED_PREFIX = '.replaced-';
 
 /**
  * What a build, or one that was stopped, leaves in its output folder: Astro's client/ and server/, build-source.json,
- * prerendered.json, the packages link, the Cloudflare and Netlify build steps' folders, an earlier output being
+ * prerendered.json, kept-documents.json, the packages link, the Cloudflare and Netlify build steps' folders, an earlier output being
  * removed, and the .git Astro keeps. Anything else there is not the build's, and `npm start` does not build over it
  * (hosts/node/build-guard.ts).
  */
 export function isBuildEntry(name: string): boolean {
-  return ['client', 'server', BUILD_SOURCE_FILE, PRERENDERED_FILE, PACKAGES_LINK, 'cloudflare', 'netlify', '.git'].includes(name) || name.startsWith(REPLACED_PREFIX);
+  return ['client', 'server', BUILD_SOURCE_FILE, PRERENDERED_FILE, KEPT_DOCUMENTS_FILE, PACKAGES_LINK, 'cloudflare', 'netlify', '.git'].includes(name) || name.startsWith(REPLACED_PREFIX);
 }

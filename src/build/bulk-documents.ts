@@ -13,7 +13,7 @@ import { buildChaptersJson } from './chapters.ts';
 import { searchArtifacts } from './search/artifacts.ts';
 import { semanticArtifact } from './search/semantic.ts';
 import { semanticOnThread } from './search/semantic-thread.ts';
-import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, RECORDS_PATH } from './search/sharded-index.ts';
+import { episodePassageFiles, PASSAGE_TERMS_PATH, PASSAGES_PATH, RECORDS_PATH, SHARD_PATH } from './search/sharded-index.ts';
 import { serviceEpisode } from './service-data.ts';
 import { RSS_PATH, siteUrls } from './urls.ts';
 import { buildRss } from './rss.ts';
@@ -110,6 +110,16 @@ function searchIndexTextIdentity(): string | undefined {
   return code && `search-index-text\0${code}`;
 }
 
+/** Where an episode's published transcripts and chapters are (/transcripts/<stem>.srt, /chapters/<id>.json). */
+const TRANSCRIPTS_FOLDER = '/transcripts';
+const CHAPTERS_FOLDER = '/chapters';
+
+/**
+ * The folders whose every file is a keyed per-episode or per-segment document (episodeDocuments, searchDocuments's
+ * shards): a build may take the last output's whole (src/integration/kept-documents.ts). URL paths, no trailing slash.
+ */
+export const KEYED_FOLDERS: readonly string[] = [TRANSCRIPTS_FOLDER, CHAPTERS_FOLDER, ...[SHARD_PATH, PASSAGES_PATH, PASSAGE_TERMS_PATH, RECORDS_PATH].map((p) => p.slice(0, p.lastIndexOf('/')))];
+
 /** The URL paths of a key's files, or them for the number of files kept under the key (episodeDocuments's `place`). */
 export type PlacePaths = readonly string[] | ((count: number) => readonly string[]);
 
@@ -143,14 +153,14 @@ export async function* episodeDocuments(
       const files = transcriptFiles(e);
       // The loader's digest names the text: the file is not read and hashed a second time here.
       const key = transcriptsIdentity && contentKey(`${transcriptsIdentity}\0${e.transcript.format}`, e.transcript.digest);
-      if (!place(key, files.map((f) => `/transcripts/${f.file}`))) {
-        for (const f of files) yield [`/transcripts/${f.file}`, renderTranscript(e.transcript, f.ext)];
+      if (!place(key, files.map((f) => `${TRANSCRIPTS_FOLDER}/${f.file}`))) {
+        for (const f of files) yield [`${TRANSCRIPTS_FOLDER}/${f.file}`, renderTranscript(e.transcript, f.ext)];
       }
     }
     // Kept by their own bytes: most are the same from one build to the next, and a file linked with its variants is
     // not created, written and hashed again (at 1,000 episodes ~2,000 new files a rebuild, on this thread).
     const small: BulkDocument[] = [];
-    if (e.chapters?.length) small.push([`/chapters/${e.id}.json`, JSON.stringify(buildChaptersJson(e))]);
+    if (e.chapters?.length) small.push([`${CHAPTERS_FOLDER}/${e.id}.json`, JSON.stringify(buildChaptersJson(e))]);
     small.push([RECORDS_PATH.replace('{id}', String(e.id)), JSON.stringify(serviceEpisode(urls, e))]);
     const smallKey = options.place && contentKey('episode-json', small.map(([path, text]) => `${path}\0${text}`).join('\0'));
     if (!place(smallKey, small.map(([path]) => path))) yield* small;

@@ -25,5 +25,5 @@ await reportToParent(async (): Promise<WorkerReport> => {
   // The episodes' analysis is shared through the cache folder: without one each part would do it (see shareAnalysis).
   if (parseCache) shareAnalysis(claims, episodes.slice(0, claims.length).map((e) => e.id));
   const produced = await produce(part, setup);
-  return { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage(), linked: produced.linked };
+  return { files: produced.files, bytes: produced.bytes, done: [...produced.done], cache: parseCacheUsage(), linked: produced.linked, published: produced.published };
 });

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
-import { episodeDocuments, SEARCH_INDEX_PATH, searchDocuments, setBulkDocumentsWrittenByIntegration, showDocuments, type PlacePaths } from '../build/bulk-documents.ts';
+import { episodeDocuments, KEYED_FOLDERS, SEARCH_INDEX_PATH, searchDocuments, setBulkDocumentsWrittenByIntegration, showDocuments, type PlacePaths } from '../build/bulk-documents.ts';
 import { contentDir, getContent } from '../content/site.ts';
 import { episodeFiles } from '../content/load.ts';
 import { addParseCacheUsage, configureParseCache, parseCacheDir, parseCacheFolder, type ParseCacheUsage } from '../content/parse-cache.ts';
@@ -28,6 +28,7 @@ import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.t
 import { runJob, type Job, type JobResult } from './precompress-job.ts';
 import { LinkedFiles } from './linked-files.ts';
 import { moveInto } from './move-into.ts';
+import { KeptFolders, keptGate, recordKept, sweep, takeKeptFolders, type KeptDecision, type KeptGate } from './kept-documents.ts';
 import { releaseAll } from '../content/shared-claims.ts';
 import { reportOf } from '../build/thread-report.ts';
 
@@ -38,6 +39,8 @@ export interface Produced {
   done: Map<string, JobResult>;
   /** The linked files' entries this part used (LinkedFiles.prune keeps those of every part). */
   linked: string[];
+  /** The keys whose files this part put in the output (LinkedFiles.published): the next build may keep them in place. */
+  published: string[];
 }
 
 /**
@@ -55,11 +58,16 @@ export interface WorkerReport {
   done: Array<[string, JobResult]>;
   cache: ParseCacheUsage;
   linked: string[];
+  published: string[];
 }
 
 export function bulkDocumentsIntegration(): AstroIntegration {
   let building = false;
   let staging = '';
+  let cacheRoot = '';
+  let outDir = '';
+  let gate: KeptGate | undefined;
+  let kept: KeptDecision | undefined;
   let background: Promise<Produced> | undefined;
   return {
     name: 'bulk-documents',
@@ -74,12 +82,23 @@ export function bulkDocumentsIntegration(): AstroIntegration {
         building = command === 'build';
         if (!building) return;
         setBulkDocumentsWrittenByIntegration(true);
-        const cacheRoot = fileURLToPath(config.cacheDir);
+        cacheRoot = fileURLToPath(config.cacheDir);
         configureParseCache(parseCacheFolder(cacheRoot));
         staging = join(cacheRoot, `bulk-documents-${process.pid}`);
-        background = inWorkers(staging, join(cacheRoot, 'precompress'), contentDir());
+        gate = keptGate(staging, KEYED_FOLDERS);
+        background = inWorkers(staging, join(cacheRoot, 'precompress'), contentDir(), gate);
         // Surfaced at astro:build:done; an unhandled rejection before then would end the process.
         background.catch(() => {});
+      },
+      'astro:config:done': ({ config }) => {
+        outDir = fileURLToPath(config.outDir);
+      },
+      // After the content check, before replace-out-dir moves the rest of the last output aside (it comes later in
+      // the list of integrations): the last output's keyed folders are taken whole (kept-documents.ts).
+      'astro:build:start': ({ logger }) => {
+        if (!building || !gate) return;
+        kept = takeKeptFolders({ outDir, cacheRoot, staging, gate });
+        if (kept.folders.length) logger.info(`took ${kept.folders.join(', ')} of the previous output whole (${kept.keys.length} keys' files)`);
       },
       // The documents are brought into the output when precompress asks for them (registerPrecompressed), after it
       // has compressed Astro's pages: those are compressed while these worker threads are still at work.
@@ -91,8 +110,12 @@ export function bulkDocumentsIntegration(): AstroIntegration {
           const produced = await pending;
           // Since the build process started (the main thread's clock starts with it).
           const ready = performance.now();
+          const swept = kept ? sweep(staging, kept.folders, produced.done) : 0;
           await moveInto(staging, root);
           await rm(staging, { recursive: true, force: true });
+          if (gate) rmSync(gate.file, { force: true });
+          recordKept(outDir, cacheRoot, produced.published);
+          if (swept) logger.info(`removed ${swept} files of the previous output no longer made`);
           logger.info(
             `${produced.files} documents written and compressed (${Math.round(produced.bytes / 1024 / 1024)} MB), ready ${Math.round(ready / 1000)} s after the build process started`,
           );
@@ -108,7 +131,7 @@ export function bulkDocumentsIntegration(): AstroIntegration {
  * thread's. The threads are started before this returns: Astro goes on synchronously for seconds, and threads
  * started after an await would wait for all of it.
  */
-function inWorkers(staging: string, precompressCache: string, contentFolder: string): Promise<Produced> {
+function inWorkers(staging: string, precompressCache: string, contentFolder: string, kept: KeptGate): Promise<Produced> {
   rmSync(staging, { recursive: true, force: true });
   // One analysis claim per episode file: each thread numbers the episodes it loads the same way (shareAnalysis).
   const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, episodeFiles(contentFolder).length)));
@@ -118,7 +141,7 @@ function inWorkers(staging: string, precompressCache: string, contentFolder: str
   // Where builds before the passage files were linked kept the transcripts alone: nothing reads it now.
   rmSync(join(dirname(precompressCache), 'transcripts'), { recursive: true, force: true });
   const transcripts = transcriptClaims(join(contentFolder, 'transcripts'));
-  const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, linkedFiles, claims, next, transcripts }));
+  const running = PARTS.map((part) => inWorker(part, { staging, precompressCache, linkedFiles, claims, next, transcripts, kept }));
   return gathered(running, linkedFiles);
 }
 
@@ -130,14 +153,16 @@ async function gathered(running: Array<Promise<Produced>>, linkedFiles: string):
   let files = 0;
   let bytes = 0;
   const linked: string[] = [];
+  const published: string[] = [];
   for (const r of results as Array<PromiseFulfilledResult<Produced>>) {
     files += r.value.files;
     bytes += r.value.bytes;
     for (const [path, job] of r.value.done) done.set(path, job);
     linked.push(...r.value.linked);
+    published.push(...r.value.published);
   }
   LinkedFiles.prune(linkedFiles, new Set(linked));
-  return { files, bytes, done, linked };
+  return { files, bytes, done, linked, published };
 }
 
 /** What each worker thread is given (bulk-documents-worker.ts). */
@@ -152,6 +177,8 @@ export interface WorkerSetup {
   transcripts?: TranscriptClaims;
   /** One counter: the next episode (index into the content's episodes) whose documents are to be made. */
   next: Int32Array;
+  /** Where the main thread says which of the last output's folders it took (kept-documents.ts). */
+  kept?: KeptGate;
 }
 
 async function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
@@ -168,7 +195,7 @@ async function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
     throw e;
   }
   addParseCacheUsage(report.cache);
-  return { files: report.files, bytes: report.bytes, done: new Map(report.done), linked: report.linked };
+  return { files: report.files, bytes: report.bytes, done: new Map(report.done), linked: report.linked, published: report.published };
 }
 
 /**
@@ -178,11 +205,15 @@ async function inWorker(part: Part, setup: WorkerSetup): Promise<Produced> {
  * own documents are written, takes episodes' documents too (`next`): at 1,000 episodes it was done ~20 s before
  * the episodes part, which then ran alone on the build's tail.
  */
-export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | 'precompressCache' | 'next'> & { linkedFiles?: string }): Promise<Produced> {
+export async function produce(
+  part: Part,
+  setup: Pick<WorkerSetup, 'staging' | 'precompressCache' | 'next' | 'kept'> & { linkedFiles?: string },
+): Promise<Produced> {
   const { staging, precompressCache, next, linkedFiles } = setup;
   const content = getContent();
   const done = new Map<string, JobResult>();
-  const cache = linkedFiles ? new LinkedFiles(linkedFiles, precompressCache) : undefined;
+  const kept = setup.kept && new KeptFolders(setup.kept);
+  const cache = linkedFiles ? new LinkedFiles(linkedFiles, precompressCache, kept) : undefined;
   const place = cache && ((key: string, paths: PlacePaths) => cache.place(key, paths, staging, levelsFor, done));
   const perEpisode = () => episodeDocuments(content, { place, claim: () => Atomics.add(next, 0, 1) });
   // The episodes part starts with /search-index.json: it is done long before the search part, the build's last.
@@ -205,6 +236,9 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
         mkdirSync(dir, { recursive: true });
         dirs.add(dir);
       }
+      // A taken folder's file at this path is the last output's (and may be a link to a cache entry): the job writes
+      // a new file, never through it.
+      if (kept?.taken(path)) for (const name of [file, `${file}.br`, `${file}.gz`]) rmSync(name, { force: true });
       const body = typeof text === 'string' ? Buffer.from(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
       // The job writes the file (Job.write), on whichever thread runs it: the search part's compression threads
       // for that part. At 2,000 episodes creating its ~2,800 shard files took 4.5 s of this thread in a profiled
@@ -226,7 +260,7 @@ export async function produce(part: Part, setup: Pick<WorkerSetup, 'staging' | '
     files++;
     bytes += r.size;
   }
-  return { files, bytes, done, linked: cache?.used() ?? [] };
+  return { files, bytes, done, linked: cache?.used() ?? [], published: cache?.published() ?? [] };
 }
 
 async function* chain<T>(first: AsyncIterable<T> | Iterable<T>, then: () => AsyncIterable<T>): AsyncGenerator<T> {

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import type { JobResult, Levels } from './precompress-job.ts';
 import { writeAtomic } from '../content/write-atomic.ts';
 import type { PlacePaths } from '../build/bulk-documents.ts';
+import type { KeptFolders } from './kept-documents.ts';
 
 interface Entry {
   path: string;
@@ -26,14 +27,18 @@ export class LinkedFiles {
   readonly #dir: string;
   readonly #precompressCache: string;
   readonly #used = new Set<string>();
+  readonly #published = new Set<string>();
+  readonly #kept: KeptFolders | undefined;
   /** Folders of `staging` made so far: every episode's passage files share two. */
   readonly #dirs = new Set<string>();
   /** Files made this time, by URL path: their key and what is known so far of the key's files. */
   readonly #pending = new Map<string, { index: number; entry: { key: string; entries: Entry[]; files: string[]; left: number } }>();
 
-  constructor(dir: string, precompressCache: string) {
+  /** `kept`: the last output's folders taken into `staging`, when the build took them (kept-documents.ts). */
+  constructor(dir: string, precompressCache: string, kept?: KeptFolders) {
     this.#dir = dir;
     this.#precompressCache = precompressCache;
+    this.#kept = kept;
   }
 
   /**
@@ -51,24 +56,34 @@ export class LinkedFiles {
   ): boolean {
     this.#used.add(key);
     const placed: string[] = [];
+    let targets: readonly string[] = [];
     try {
       const entries = JSON.parse(readFileSync(join(this.#dir, `${key}.json`), 'utf8')) as Entry[];
-      const targets = typeof paths === 'function' ? paths(entries.length) : paths;
+      targets = typeof paths === 'function' ? paths(entries.length) : paths;
       if (entries.length !== targets.length) throw new Error('stale');
-      const results: Array<[string, JobResult]> = [];
       targets.forEach((path, i) => {
         const { levels, result } = entries[i]!;
         const wanted = levelsOf(path, result.size);
         if (entries[i]!.path !== path || wanted.br !== levels.br || wanted.gz !== levels.gz) throw new Error('stale');
+      });
+      // Already in place: the last output published them, and their folders were taken whole (kept-documents.ts).
+      const there = this.#kept?.holds(key, targets) === true;
+      const results: Array<[string, JobResult]> = [];
+      targets.forEach((path, i) => {
+        const { result } = entries[i]!;
         const file = join(staging, path.slice(1));
-        const dir = dirname(file);
-        if (!this.#dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.#dirs.add(dir);
-        linkSync(join(this.#dir, `${key}.${i}`), file);
-        placed.push(file);
-        for (const mark of ['br', 'gz'] as const) {
-          if (!result[mark]) continue;
-          linkSync(join(this.#precompressCache, `${result.key}.${mark}`), `${file}.${mark}`);
-          placed.push(`${file}.${mark}`);
+        if (!there) {
+          const dir = dirname(file);
+          if (!this.#dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.#dirs.add(dir);
+          // Another key's file (and variants) from the last output: replaced, never linked over or written through.
+          if (this.#kept?.taken(path)) for (const name of [file, `${file}.br`, `${file}.gz`]) rmSync(name, { force: true });
+          linkSync(join(this.#dir, `${key}.${i}`), file);
+          placed.push(file);
+          for (const mark of ['br', 'gz'] as const) {
+            if (!result[mark]) continue;
+            linkSync(join(this.#precompressCache, `${result.key}.${mark}`), `${file}.${mark}`);
+            placed.push(`${file}.${mark}`);
+          }
         }
         // An entry kept before results had their time: the file's own (the link shares it), here on this thread
         // rather than by the asset manifest on the build's last step.
@@ -76,10 +91,17 @@ export class LinkedFiles {
         results.push([path, { ...result, mtimeMs, file, hit: true }]);
       });
       for (const [path, r] of results) done.set(path, r);
+      this.#published.add(key);
       return true;
     } catch {
-      // Not cached, or not all of it: the caller makes them. What was linked goes, so that nothing writes through a link.
+      // Not cached, or not all of it: the caller makes them. What was linked goes, so that nothing writes through a
+      // link, and so does a taken folder's file at these paths (another key's: the caller writes or links anew).
       for (const file of placed) rmSync(file, { force: true });
+      for (const path of typeof paths === 'function' ? targets : paths) {
+        if (!this.#kept?.taken(path)) continue;
+        const file = join(staging, path.slice(1));
+        for (const name of [file, `${file}.br`, `${file}.gz`]) rmSync(name, { force: true });
+      }
       if (typeof paths === 'function') return false;
       const entry = { key, entries: new Array<Entry>(paths.length), files: new Array<string>(paths.length), left: paths.length };
       paths.forEach((path, index) => this.#pending.set(path, { index, entry }));
@@ -107,6 +129,7 @@ export class LinkedFiles {
       });
       // The entry's list last (writeAtomic): an interrupted build leaves no half entry.
       writeAtomic(join(this.#dir, `${key}.json`), JSON.stringify(entries));
+      this.#published.add(key);
     } catch {
       // A cache that cannot be written only costs time.
     }
@@ -115,6 +138,14 @@ export class LinkedFiles {
   /** The keys of the entries this instance placed or kept. */
   used(): string[] {
     return [...this.#used];
+  }
+
+  /**
+   * The keys whose files this instance put in the output, placed or made and kept: the next build's KeptFolders may
+   * take them as they are (kept-documents.ts recordKept).
+   */
+  published(): string[] {
+    return [...this.#published];
   }
 
   /** Removes from `dir` the entries no part of this build used (the union of every instance's used()). */

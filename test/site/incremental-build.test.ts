@@ -2,7 +2,8 @@
  * Adding an episode and rebuilding (astro.config.mjs's experimental.incrementalBuild, keys in src/build/page-key.ts):
  * the pages the new episode does not touch are kept in place, linked from the previous output
  * (src/integration/kept-pages.ts), instead of rendered again, those it does touch are rendered, the other episodes'
- * transcripts and passage files are linked from the previous build's (src/integration/linked-files.ts), and every
+ * transcripts and passage files are kept in place, their folders taken whole from the previous output
+ * (src/integration/kept-documents.ts), the new episode's made, and every
  * file is the same, byte for byte, as in a build of the same content from scratch. The rebuild goes into the previous
  * build's output folder, as an editor's does: the old output is moved aside and removed
  * (src/integration/replace-out-dir.ts), keeping only a .git.
@@ -59,6 +60,9 @@ describe('a rebuild after adding an episode', () => {
   let kept = new Set<number>();
   /** The inode of each page of the previous output, by path (the output is a copy: inodes of its own). */
   let previousPages = new Map<string, number>();
+  /** Likewise of some of its bulk documents (an episode's transcripts, passage files, chapters and record). */
+  const previousDocuments = new Map<string, number>();
+  let previousEdited = 0;
 
   beforeAll(async () => {
     // The sample with a 14th episode: the 13th's page as a template (it has no transcript), the 12th's transcript.
@@ -77,6 +81,9 @@ describe('a rebuild after adding an episode', () => {
     );
     cpSync(join(content, 'audio/013-chess.mp3'), join(content, 'audio/014-chess-again.mp3'));
     cpSync(join(content, 'transcripts/012-typography.srt'), join(content, 'transcripts/014-chess-again.srt'));
+    // An edit to a transcript the last build published: its files are made anew where the last ones were.
+    const edited = join(content, 'transcripts/007-mushrooms.srt');
+    writeFileSync(edited, readFileSync(edited, 'utf8').replace('one thing deeply.', 'one thing very deeply.'));
 
     // The previous build is the sample's (global setup); its cache is copied, so that build stays as it was.
     const cache = mkdtempSync(join(tmpdir(), 'incremental-cache-'));
@@ -94,6 +101,12 @@ describe('a rebuild after adding an episode', () => {
     const record = JSON.parse(readFileSync(join(previous, 'prerendered.json'), 'utf8')) as { token: string; files: string[] };
     writeFileSync(join(previous, 'prerendered.json'), JSON.stringify({ ...record, files: [...record.files, 'episodes/000-removed/index.html'] }));
     previousPages.set('/episodes/001-sourdough/index.html', statSync(join(previous, 'client/episodes/001-sourdough/index.html')).ino);
+    for (const path of ['/transcripts/001-sourdough.srt', '/transcripts/001-sourdough.json', '/search/passages/1-0.json', '/search/passage-terms/1-0.json', '/chapters/1.json', '/search/records/1.json']) {
+      previousDocuments.set(path, statSync(join(previous, 'client', path)).ino);
+    }
+    previousEdited = statSync(join(previous, 'client/transcripts/007-mushrooms.srt')).ino;
+    // A document of a folder the rebuild takes whole that no build makes: removed before the folder is published.
+    writeFileSync(join(previous, 'client/search/passages/99-0.json'), '{}');
     mkdirSync(join(previous, '.git'));
     writeFileSync(join(previous, '.git/HEAD'), 'ref: refs/heads/gh-pages\n');
     mkdirSync(join(previous, '.replaced-1-2/client'), { recursive: true });
@@ -153,7 +166,7 @@ describe('a rebuild after adding an episode', () => {
   });
 
   it('replaces the previous output in its folder, leaving only its .git', () => {
-    expect(readdirSync(again).sort()).toEqual(['.git', 'build-source.json', 'client', 'prerendered.json', 'server']);
+    expect(readdirSync(again).sort()).toEqual(['.git', 'build-source.json', 'client', 'kept-documents.json', 'prerendered.json', 'server']);
     expect(readFileSync(join(again, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/gh-pages\n');
     expect(existsSync(join(again, 'client/episodes/stale.html'))).toBe(false);
     // Every entry was moved aside (none removed in place), and the build ended once they were gone.
@@ -162,20 +175,16 @@ describe('a rebuild after adding an episode', () => {
     expect(log).not.toMatch(/removed in place/);
   });
 
-  it('links the other episodes\' transcripts, passage files, chapters and records from the previous build, and publishes every file as a build from scratch does', () => {
+  it("keeps the other episodes' transcripts, passage files, chapters and records of the previous output in place, and publishes every file as a build from scratch does", () => {
     const inode = (path: string) => statSync(join(again, 'client', path)).ino;
-    for (const path of [
-      '/transcripts/001-sourdough.srt',
-      '/transcripts/001-sourdough.json',
-      '/search/passages/1-0.json',
-      '/search/passage-terms/1-0.json',
-      '/chapters/1.json',
-      '/search/records/1.json',
-    ]) {
-      expect(kept.has(inode(path)), path).toBe(true);
-    }
+    // The previous output's own files (its folders taken whole), not links made again from the cache.
+    for (const [path, ino] of previousDocuments) expect(inode(path), path).toBe(ino);
+    expect(log).toMatch(/took \/transcripts, .*\/search\/passages.* of the previous output whole/);
     // The new episode's are made this time.
     for (const path of ['/transcripts/014-chess-again.srt', '/search/passages/14-0.json', '/search/records/14.json']) expect(kept.has(inode(path)), path).toBe(false);
+    expect(rebuiltFiles.has('/search/passages/99-0.json')).toBe(false);
+    expect(inode('/transcripts/007-mushrooms.srt')).not.toBe(previousEdited);
+    expect(rebuiltFiles.get('/transcripts/007-mushrooms.srt')!.toString()).toContain('one thing very deeply.');
 
     expect([...rebuiltFiles.keys()].sort()).toEqual([...scratchFiles.keys()].sort());
     const differ = [...scratchFiles].filter(([path, body]) => !rebuiltFiles.get(path)?.equals(body)).map(([path]) => path);
