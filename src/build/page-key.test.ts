@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageKey, shown } from './page-key.ts';
+import { cardKey, pageKey, shown } from './page-key.ts';
 
 const episode = {
   id: 7,
@@ -42,5 +42,12 @@ describe('page keys', () => {
     // The same fields in the same order as before (the keys of every kept page stay the same).
     expect(Object.keys(shown(episode, { cues: true }))).toEqual(['id', 'title', 'transcript', 'cues']);
   });
-});
 
+  it("name a card by its episode's fields without the cues, made once per episode", () => {
+    const onDemand = { ...episode };
+    Object.defineProperty(onDemand, 'cues', { enumerable: true, get: () => expect.unreachable('cues read for a card') });
+    expect(cardKey(onDemand)).toBe(pageKey(shown(episode, { cues: false })));
+    expect(cardKey({ ...episode, title: 'Fungi' })).not.toBe(cardKey(episode));
+    expect(cardKey({ ...episode, cues: [] })).toBe(cardKey(episode));
+  });
+});

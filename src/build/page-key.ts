@@ -32,3 +32,17 @@ export function shown<E extends Keyed>(episode: E, options: { cues: boolean }): 
   const { transcript } = episode;
   return { ...rest, transcript: transcript ? transcript.format : null, ...(options.cues ? { cues: transcript?.digest ?? episode.cues } : {}) };
 }
+
+const cards = new WeakMap<object, string>();
+
+/**
+ * An episode as a card in a list shows it (shown without its cues), as a key made once per episode: a list page's key
+ * names its cards by these instead of serializing each card's episode again for every page it is on (at 1,284
+ * episodes ~2,000 list pages of 24 cards, ~0.5 s of a rebuild's main thread). Content is not changed once loaded,
+ * so the episode object names the same card for the whole build.
+ */
+export function cardKey<E extends Keyed>(episode: E): string {
+  let key = cards.get(episode);
+  if (key === undefined) cards.set(episode, (key = pageKey(shown(episode, { cues: false }))));
+  return key;
+}
