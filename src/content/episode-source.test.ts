@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,14 +26,15 @@ describe("an episode file's frontmatter and notes, kept in the content cache", (
     const before = parseCacheStats();
     const first = loadContent(SAMPLE);
     const made = parseCacheStats().misses - before.misses;
-    const entries = readdirSync(cache).length;
+    // But the episode files' facts (file-facts.ts), kept or not as the files' age decides.
+    const entries = readdirSync(cache).filter((name) => !name.startsWith('episode-facts-')).length;
     const second = loadContent(SAMPLE);
     expect(first).toEqual(plain);
     expect(second).toEqual(plain);
     // The transcripts' entries (counted) and one per episode file (not counted).
     expect(made).toBeGreaterThan(0);
     expect(entries - made).toBe(readdirSync(join(SAMPLE, 'episodes')).filter((n) => n.endsWith('.md')).length);
-    expect(readdirSync(cache)).toHaveLength(entries);
+    expect(readdirSync(cache).filter((name) => !name.startsWith('episode-facts-'))).toHaveLength(entries);
   });
 
   it('reads anew what JSON would not give back the same, and reports the same problems either way', () => {
@@ -89,5 +90,65 @@ describe("a transcript's digest", () => {
     const edited = digests(copy);
     expect(edited.get(1)).not.toBe(sample.get(1));
     expect(new Map([...edited].filter(([id]) => id !== 1))).toEqual(new Map([...sample].filter(([id]) => id !== 1)));
+  });
+});
+
+describe("an episode file's fields as an earlier load found them (file-facts.ts)", () => {
+  /** The sample, its episode files last written an hour ago, and a cache folder. */
+  function aged() {
+    const content = folder('episode-facts-content-');
+    cpSync(SAMPLE, content, { recursive: true });
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of readdirSync(join(content, 'episodes'))) utimesSync(join(content, 'episodes', name), hourAgo, hourAgo);
+    const cache = folder('episode-facts-cache-');
+    configureParseCache(cache);
+    return { content, cache, hourAgo };
+  }
+
+  /** Rewrites an episode file in place (same inode) to `text`, then gives it back its time. */
+  function rewrite(file: string, text: string, time: Date): void {
+    writeFileSync(file, text);
+    utimesSync(file, time, time);
+  }
+
+  it('are taken for a file as it was, without reading it, and read again once it changed', () => {
+    const { content, cache, hourAgo } = aged();
+    const first = loadContent(content);
+    expect(first.errors).toEqual([]);
+    expect(readdirSync(cache).filter((n) => n.startsWith('episode-facts-'))).toHaveLength(1);
+    expect(loadContent(content)).toEqual(first);
+
+    // The same size, time and inode with other bytes: the facts answer (the file is not read).
+    const file = join(content, 'episodes/003-beekeeping.md');
+    const text = readFileSync(file, 'utf8');
+    const sameSize = text.replace(/^(title: "?)(\w)/m, (_, head: string, c: string) => `${head}${c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()}`);
+    expect(sameSize.length).toBe(text.length);
+    rewrite(file, sameSize, hourAgo);
+    const beekeeping = (r: ReturnType<typeof loadContent>) => r.content!.episodes.find((e) => e.id === 3)!.title;
+    expect(beekeeping(loadContent(content))).toBe(beekeeping(first));
+
+    // Another size: read again.
+    rewrite(file, text.replace(/^title: .*$/m, 'title: "Bees, again"'), hourAgo);
+    expect(beekeeping(loadContent(content))).toBe('Bees, again');
+  });
+
+  it('are not kept for a file written just before it was read, nor for a file with problems', () => {
+    const { content, hourAgo } = aged();
+    const file = join(content, 'episodes/003-beekeeping.md');
+    const text = readFileSync(file, 'utf8');
+    // Written now: racy, not remembered, so a same-size rewrite of it is seen.
+    const now = new Date();
+    rewrite(file, text, now);
+    loadContent(content);
+    const sameSize = text.replace(/^(title: "?)(\w)/m, (_, head: string, c: string) => `${head}${c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()}`);
+    rewrite(file, sameSize, now);
+    expect(loadContent(content).content!.episodes.find((e) => e.id === 3)!.title).toBe(/^title: "?(.*?)"?$/m.exec(sameSize)![1]);
+
+    // A file with a problem is reported by every load.
+    const broken = join(content, 'episodes/004-volcanoes.md');
+    rewrite(broken, readFileSync(broken, 'utf8').replace(/^id: \d+$/m, 'id: not-a-number'), hourAgo);
+    expect(loadContent(content).errors.join('\n')).toMatch(/004-volcanoes\.md: id/);
+    expect(loadContent(content).errors.join('\n')).toMatch(/004-volcanoes\.md: id/);
+    expect(statSync(broken).mtimeMs).toBe(hourAgo.getTime());
   });
 });
