@@ -28,7 +28,7 @@ import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.t
 import { runJob, type Job, type JobResult } from './precompress-job.ts';
 import { LinkedFiles } from './linked-files.ts';
 import { moveInto } from './move-into.ts';
-import { KeptFolders, keptGate, recordKept, sweep, takeKeptFolders, type KeptDecision, type KeptGate } from './kept-documents.ts';
+import { KeptFolders, keptGate, recordKept, removeLeftovers, sweep, takeKeptFolders, type KeptDecision, type KeptGate } from './kept-documents.ts';
 import { releaseAll } from '../content/shared-claims.ts';
 import { reportOf } from '../build/thread-report.ts';
 
@@ -61,6 +61,9 @@ export interface WorkerReport {
   published: string[];
 }
 
+/** The staging folder of a build's documents, in Astro's cache folder: this, then the build's process id. */
+const STAGING_PREFIX = 'bulk-documents-';
+
 export function bulkDocumentsIntegration(): AstroIntegration {
   let building = false;
   let staging = '';
@@ -85,7 +88,8 @@ export function bulkDocumentsIntegration(): AstroIntegration {
         setBulkDocumentsWrittenByIntegration(true);
         cacheRoot = fileURLToPath(config.cacheDir);
         configureParseCache(parseCacheFolder(cacheRoot));
-        staging = join(cacheRoot, `bulk-documents-${process.pid}`);
+        staging = join(cacheRoot, `${STAGING_PREFIX}${process.pid}`);
+        void removeLeftovers(cacheRoot, STAGING_PREFIX);
         gate = keptGate(staging, KEYED_FOLDERS);
         background = inWorkers(staging, join(cacheRoot, 'precompress'), contentDir(), gate);
         // Since the build process started (the main thread's clock starts with it), beside when the build asks for

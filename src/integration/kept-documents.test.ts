@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeptFolders, keptGate, recordKept, sweep, takeKeptFolders } from './kept-documents.ts';
+import { KeptFolders, keptGate, recordKept, removeLeftovers, sweep, takeKeptFolders } from './kept-documents.ts';
 import { LinkedFiles } from './linked-files.ts';
 import type { JobResult } from './precompress-job.ts';
 import { KEPT_DOCUMENTS_FILE } from '../../contract/schemas/build-source.ts';
@@ -80,6 +80,25 @@ describe('sweep', () => {
     const done = new Map<string, JobResult>([['/transcripts/1.srt', { file: '', size: 3, sha1: 'x', gz: 2 }]]);
     expect(sweep(staging, ['/transcripts', '/search/passages'], done)).toBe(3);
     expect(readdirSync(join(staging, 'transcripts')).sort()).toEqual(['1.srt', '1.srt.gz']);
+  });
+});
+
+describe('removeLeftovers', () => {
+  it('removes what stopped builds left in the cache folder, not what a running build (this one) or anything else has there', async () => {
+    const { cacheRoot } = lastBuild();
+    // Above Linux's highest process id: no process runs with it.
+    const stopped = join(cacheRoot, 'bulk-documents-999999999');
+    mkdirSync(join(stopped, 'transcripts'), { recursive: true });
+    writeFileSync(join(stopped, 'transcripts/1.srt'), 'one');
+    writeFileSync(`${stopped}.kept.json`, '{}');
+    const own = join(cacheRoot, `bulk-documents-${process.pid}`);
+    mkdirSync(own);
+    mkdirSync(join(cacheRoot, 'bulk-documents-other'));
+    writeFileSync(join(cacheRoot, 'kept-documents-token'), 't');
+    await removeLeftovers(cacheRoot, 'bulk-documents-');
+    expect(readdirSync(cacheRoot).sort()).toEqual([`bulk-documents-${process.pid}`, 'bulk-documents-other', 'kept-documents-token']);
+    // No cache folder yet: nothing to do.
+    await removeLeftovers(join(cacheRoot, 'none'), 'bulk-documents-');
   });
 });
 

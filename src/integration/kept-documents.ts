@@ -20,6 +20,7 @@
  * first comes to a file of these folders, which is after its content is loaded.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { removeInBackground } from './replace-out-dir.ts';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -141,6 +142,41 @@ export function sweep(staging: string, folders: readonly string[], done: Readonl
     }
   }
   return removed;
+}
+
+/**
+ * What builds stopped on the way (Ctrl-C in an editor's rebuild) left in the cache folder: their staging folders,
+ * with the folders they took from their output, and their decisions (`<prefix><pid>`, `<prefix><pid>.kept.json`).
+ * Removed at low priority (replace-out-dir.ts), unless their process still runs (a build beside this one, or a pid
+ * since reused: left for a later build). Resolves once they are gone.
+ */
+export function removeLeftovers(cacheRoot: string, prefix: string): Promise<void> {
+  let names: string[];
+  try {
+    names = readdirSync(cacheRoot);
+  } catch {
+    return Promise.resolve();
+  }
+  const removals: Array<Promise<void>> = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)(\.kept\.json)?$/.exec(name.slice(prefix.length));
+    if (!m || running(Number(m[1]))) continue;
+    if (m[2]) rmSync(join(cacheRoot, name), { force: true });
+    else removals.push(removeInBackground(join(cacheRoot, name)).done.catch(() => {}));
+  }
+  return Promise.all(removals).then(() => undefined);
+}
+
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: a process of another user's.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** In a bulk thread: the main thread's decision, waited for the first time a file of a keyed folder is at stake. */
