@@ -63,7 +63,9 @@ export default defineConfig({
   // (after every user of the per-episode cache, the bulk documents' thread included); /_manifest.json: what
   // every host needs per file. The previous build's output is moved aside when the build starts and removed at low
   // priority while it runs (src/integration/replace-out-dir.ts); its build:done, the last with work to do, waits for
-  // that. An output folder outside the project then gets a link to the project's packages, which Astro's bundles in
-  // it import (src/integration/packages-link.ts: after replaceOutDir, which would move it aside).
+  // that. The bulk documents' build:start comes before it: it takes the previous output's folders of per-episode
+  // documents whole first (src/integration/kept-documents.ts). An output folder outside the project then gets a link
+  // to the project's packages, which Astro's bundles in it import (src/integration/packages-link.ts: after
+  // replaceOutDir, which would move it aside).
   integrations: [kept.integration, bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir(kept), packagesLink()],
 });
