@@ -423,8 +423,10 @@ const EPISODE_FIELDS_IDENTITY = ((): string | undefined => {
   }
 })();
 
-const isEpisodeFields = (v: unknown): v is EpisodeFields =>
-  typeof v === 'object' && v !== null && typeof (v as EpisodeFields).desc === 'string' && typeof (v as EpisodeFields).html === 'string' && typeof (v as EpisodeFields).data === 'object';
+const isEpisodeFields = (v: unknown): v is EpisodeFields => {
+  const f = v as EpisodeFields | null;
+  return typeof f === 'object' && f !== null && typeof f.desc === 'string' && typeof f.html === 'string' && typeof f.data === 'object' && f.data !== null;
+};
 
 const episodeFacts = EPISODE_FIELDS_IDENTITY === undefined ? undefined : new FileFacts<EpisodeFields>(`episode-facts-1-${EPISODE_FIELDS_IDENTITY}`, isEpisodeFields);
 
