@@ -25,7 +25,7 @@ import { episodeFiles } from '../content/load.ts';
 import { addParseCacheUsage, configureParseCache, parseCacheDir, parseCacheFolder, type ParseCacheUsage } from '../content/parse-cache.ts';
 import { transcriptClaims, type TranscriptClaims } from '../content/transcript-prewarm.ts';
 import { CompressQueue, levelsFor, registerPrecompressed } from './precompress.ts';
-import { runJob, type Job, type JobResult } from './precompress-job.ts';
+import { removeWithVariants, runJob, type Job, type JobResult } from './precompress-job.ts';
 import { LinkedFiles } from './linked-files.ts';
 import { moveInto } from './move-into.ts';
 import { KeptFolders, keptGate, recordKept, removeLeftovers, sweep, takeKeptFolders, type KeptDecision, type KeptGate } from './kept-documents.ts';
@@ -248,7 +248,7 @@ export async function produce(
       }
       // A taken folder's file at this path is the last output's (and may be a link to a cache entry): the job writes
       // a new file, never through it.
-      if (kept?.taken(path)) for (const name of [file, `${file}.br`, `${file}.gz`]) rmSync(name, { force: true });
+      if (kept?.taken(path)) removeWithVariants(file);
       const body = typeof text === 'string' ? Buffer.from(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
       // The job writes the file (Job.write), on whichever thread runs it: the search part's compression threads
       // for that part. At 2,000 episodes creating its ~2,800 shard files took 4.5 s of this thread in a profiled

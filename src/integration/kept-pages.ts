@@ -27,6 +27,7 @@ import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
 import { z } from 'zod';
 import { PRERENDERED_FILE } from '../../contract/schemas/build-source.ts';
+import { removeWithVariants } from './precompress-job.ts';
 
 /** In Astro's cache folder: the token of the output whose prerendered files match the cache's keys. */
 const TOKEN_FILE = 'prerendered-token';
@@ -100,7 +101,7 @@ export function removeUnmade(client: string, kept: readonly KeptFile[], made: Re
     const now = statSync(join(root, file), { throwIfNoEntry: false });
     if (!now || now.ino !== ino || now.mtimeMs !== mtimeMs) continue;
     // With its variants: a folder moved over whole brings them (kept-pages-worker.ts).
-    for (const path of [file, `${file}.br`, `${file}.gz`]) rmSync(join(root, path), { force: true });
+    removeWithVariants(join(root, file));
     removed.push(file);
     for (let dir = dirname(join(root, file)); dir.startsWith(root + sep); dir = dirname(dir)) {
       try {

@@ -12,7 +12,7 @@
  */
 import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { JobResult, Levels } from './precompress-job.ts';
+import { removeWithVariants, type JobResult, type Levels } from './precompress-job.ts';
 import { writeAtomic } from '../content/write-atomic.ts';
 import type { PlacePaths } from '../build/bulk-documents.ts';
 import type { KeptFolders } from './kept-documents.ts';
@@ -76,7 +76,7 @@ export class LinkedFiles {
           const dir = dirname(file);
           if (!this.#dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.#dirs.add(dir);
           // Another key's file (and variants) from the last output: replaced, never linked over or written through.
-          if (this.#kept?.taken(path)) for (const name of [file, `${file}.br`, `${file}.gz`]) rmSync(name, { force: true });
+          if (this.#kept?.taken(path)) removeWithVariants(file);
           linkSync(join(this.#dir, `${key}.${i}`), file);
           placed.push(file);
           for (const mark of ['br', 'gz'] as const) {
@@ -99,8 +99,7 @@ export class LinkedFiles {
       for (const file of placed) rmSync(file, { force: true });
       for (const path of typeof paths === 'function' ? targets : paths) {
         if (!this.#kept?.taken(path)) continue;
-        const file = join(staging, path.slice(1));
-        for (const name of [file, `${file}.br`, `${file}.gz`]) rmSync(name, { force: true });
+        removeWithVariants(join(staging, path.slice(1)));
       }
       if (typeof paths === 'function') return false;
       const entry = { key, entries: new Array<Entry>(paths.length), files: new Array<string>(paths.length), left: paths.length };

@@ -177,6 +177,14 @@ function place(cached: string, target: string): void {
   }
 }
 
+/**
+ * Removes a file of the output and its variants (foo, foo.br, foo.gz), wherever they are: a file another step
+ * replaces may be a link to a cache entry, which is never written through.
+ */
+export function removeWithVariants(file: string): void {
+  for (const name of [file, `${file}.br`, `${file}.gz`]) rmSync(name, { force: true });
+}
+
 /** A variant written anew: one already there may be a link to a cache entry, never written through. */
 function writeVariant(path: string, bytes: Uint8Array): void {
   rmSync(path, { force: true });
