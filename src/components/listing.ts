@@ -11,6 +11,13 @@
  *   /episodes/topic/food-science/ ...  one topic (likewise)
  *   /episodes/guests/, /episodes/topics/   every guest and topic, with counts
  *
+ * The pages are fixed runs of PAGE_SIZE episodes counted from the oldest, and the newest run takes the remainder
+ * (PAGE_SIZE to 2 × PAGE_SIZE − 1 episodes), in both orders: newest first, page 1 is that newest run; oldest first,
+ * it is the last page. So a new episode changes one page of each listing it is in (and the total, which only that
+ * page shows), not every page after it: a rebuild renders those again and keeps the rest (their cache keys,
+ * src/pages/episodes/[...path].astro, do not change), and a CDN's copies of the older pages stay right. Every
+ * PAGE_SIZE episodes a listing gains a page, and its pages are renumbered once.
+ *
  * Pure functions: the pages (src/pages/episodes/[...path].astro) and their tests share them.
  */
 export const PAGE_SIZE = 24;
@@ -36,9 +43,11 @@ export interface ListPage<E> {
   order: Order;
   page: number;
   pages: number;
-  total: number;
-  /** 0-based index of this page's first episode in the listing. */
-  offset: number;
+  /** The listing's number of episodes, on the page of its newest run only: the one page a new episode changes. */
+  total: number | undefined;
+  /** The 1-based chronological numbers (oldest first) of this page's oldest and newest episodes; 0 and 0 when empty. */
+  from: number;
+  to: number;
   episodes: E[];
 }
 
@@ -148,14 +157,28 @@ export function listPages<E extends ListableEpisode>(episodes: readonly E[], pag
   const select = selector(episodes);
   const out: ListPage<E>[] = [];
   for (const filter of filters) {
-    const selected = select(filter);
+    const chronological = byDate(select(filter), 'oldest');
+    const count = chronological.length;
+    const pages = Math.max(1, Math.floor(count / pageSize));
     for (const order of ordersOf(filter)) {
-      const sorted = byDate(selected, order);
-      const pages = Math.max(1, Math.ceil(sorted.length / pageSize));
       for (let page = 1; page <= pages; page++) {
+        const run = order === 'oldest' ? page - 1 : pages - page;
+        const newestRun = run === pages - 1;
+        const start = run * pageSize;
+        const runEpisodes = chronological.slice(start, newestRun ? count : start + pageSize);
         const href = listHref(filter, order, page);
         const path = href.replace(/^\/episodes\//, '').replace(/\/$/, '') || undefined;
-        out.push({ path, filter, order, page, pages, total: sorted.length, offset: (page - 1) * pageSize, episodes: sorted.slice((page - 1) * pageSize, page * pageSize) });
+        out.push({
+          path,
+          filter,
+          order,
+          page,
+          pages,
+          total: newestRun ? count : undefined,
+          from: runEpisodes.length ? start + 1 : 0,
+          to: start + runEpisodes.length,
+          episodes: order === 'newest' ? runEpisodes.reverse() : runEpisodes,
+        });
       }
     }
   }
@@ -183,4 +206,14 @@ export function listTitle(filter: Filter): string {
   if (filter.kind === 'all') return 'All episodes';
   if (filter.kind === 'season') return `Season ${filter.value}`;
   return filter.kind === 'guest' ? `Episodes with ${filter.label}` : `Episodes about ${filter.label}`;
+}
+
+/**
+ * What a list page says it holds: its episodes' numbers counted from the listing's first episode, which do not
+ * change as episodes are added, and the listing's total only where it holds the newest run.
+ */
+export function listSummary(page: Pick<ListPage<unknown>, 'from' | 'to' | 'total'>, format: (n: number) => string = String): string {
+  if (page.to === 0) return 'No episodes.';
+  const range = `Episodes ${format(page.from)}–${format(page.to)}`;
+  return page.total === undefined ? range : `${range} of ${format(page.total)}`;
 }

@@ -3,7 +3,7 @@
  * positions remembered for resume (src/scripts/positions.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { facets, listHref, listPages, pagerNumbers, slugify } from '../../src/components/listing.ts';
+import { facets, listHref, listPages, listSummary, pagerNumbers, slugify, type ListPage } from '../../src/components/listing.ts';
 import { getPosition, isFinished, resumePoint, savePosition, STORAGE_KEY } from '../../src/scripts/positions.ts';
 
 const episode = (id: number, season: number, guests: string[], topics: string[]) => ({
@@ -21,12 +21,16 @@ describe('episode listings', () => {
   it('cuts every listing into pages, both orders, with stable addresses', () => {
     const pages = listPages(episodes, 12);
     const all = pages.filter((p) => p.filter.kind === 'all' && p.order === 'newest');
-    expect(all.map((p) => p.path)).toEqual([undefined, 'page/2', 'page/3']);
-    expect(all[0]!.episodes.map((e) => e.id)).toEqual([30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19]);
-    expect(all[2]!.episodes.map((e) => e.id)).toEqual([6, 5, 4, 3, 2, 1]);
-    const oldest = pages.find((p) => p.filter.kind === 'all' && p.order === 'oldest' && p.page === 1)!;
-    expect(oldest.path).toBe('oldest');
-    expect(oldest.episodes[0]!.id).toBe(1);
+    // 30 episodes in runs of 12 from the oldest: the newest run takes the remainder (18).
+    expect(all.map((p) => p.path)).toEqual([undefined, 'page/2']);
+    expect(all[0]!.episodes.map((e) => e.id)).toEqual([30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13]);
+    expect([all[0]!.from, all[0]!.to, all[0]!.total]).toEqual([13, 30, 30]);
+    expect(all[1]!.episodes.map((e) => e.id)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect([all[1]!.from, all[1]!.to, all[1]!.total]).toEqual([1, 12, undefined]);
+    const oldest = pages.filter((p) => p.filter.kind === 'all' && p.order === 'oldest');
+    expect(oldest.map((p) => p.path)).toEqual(['oldest', 'oldest/page/2']);
+    expect(oldest[0]!.episodes.map((e) => e.id)).toEqual(all[1]!.episodes.map((e) => e.id).reverse());
+    expect(oldest[1]!.total).toBe(30);
     const season2 = pages.filter((p) => p.filter.kind === 'season' && p.filter.value === 2 && p.order === 'newest');
     expect(season2.map((p) => p.path)).toEqual(['season/2']);
     expect(season2[0]!.total).toBe(10);
@@ -37,8 +41,38 @@ describe('episode listings', () => {
     // A guest's or a topic's episodes are published newest first only.
     expect(pages.some((p) => p.path?.startsWith('topic/') && p.order === 'oldest')).toBe(false);
     expect(pages.some((p) => p.path === 'season/2/oldest')).toBe(true);
-    // Every address is unique.
+    // Every address is unique, and every episode of a listing is on exactly one of its pages.
     expect(new Set(pages.map((p) => p.path)).size).toBe(pages.length);
+    expect(all.flatMap((p) => p.episodes.map((e) => e.id)).sort((a, b) => a - b)).toEqual(episodes.map((e) => e.id));
+    expect(listPages([], 12).map((p) => [p.path, p.episodes.length, p.from, p.to, p.total])).toEqual([
+      [undefined, 0, 0, 0, 0],
+      ['oldest', 0, 0, 0, 0],
+    ]);
+  });
+
+  it('changes one page of each listing a new episode is in, until the listing gains a page', () => {
+    const key = (p: ListPage<ReturnType<typeof episode>>) => JSON.stringify({ ...p, episodes: p.episodes.map((e) => e.id) });
+    const before = new Map(listPages(episodes, 12).map((p) => [p.path, key(p)]));
+    const added = [...episodes, episode(31, 2, ['Kai Nakamura'], ['tides'])];
+    const changed = listPages(added, 12).filter((p) => before.get(p.path) !== key(p)).map((p) => p.path);
+    // Newest first its listings' first pages, oldest first their last; Inès Duarte's, baking's and food science's not at all.
+    expect(changed.sort()).toEqual(
+      [undefined, 'oldest/page/2', 'season/2', 'season/2/oldest', 'guest/kai-nakamura', 'topic/tides'].sort(),
+    );
+    // At 36 the newest run is three runs of 12: every page of the listing is numbered again, once.
+    const grown = Array.from({ length: 36 }, (_, i) => episode(i + 1, 1, [], []));
+    const pages = listPages(grown, 12).filter((p) => p.filter.kind === 'all' && p.order === 'newest');
+    expect(pages.map((p) => [p.page, p.pages, p.from, p.to])).toEqual([
+      [1, 3, 25, 36],
+      [2, 3, 13, 24],
+      [3, 3, 1, 12],
+    ]);
+  });
+
+  it('says which episodes a page holds, with the total on the newest run only', () => {
+    expect(listSummary({ from: 1, to: 24, total: undefined }, (n) => n.toLocaleString('en'))).toBe('Episodes 1–24');
+    expect(listSummary({ from: 1249, to: 1290, total: 1290 }, (n) => n.toLocaleString('en'))).toBe('Episodes 1,249–1,290 of 1,290');
+    expect(listSummary({ from: 0, to: 0, total: 0 })).toBe('No episodes.');
   });
 
   it('builds addresses and facets', () => {
