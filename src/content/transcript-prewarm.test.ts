@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContent, type LoadResult } from './load.ts';
+import { loadContent, loadCuesOnDemand, type LoadResult } from './load.ts';
 import { configureParseCache, type ParseCacheUsage } from './parse-cache.ts';
-import { prewarmTranscripts, transcriptClaims } from './transcript-prewarm.ts';
+import { prewarmTranscripts, transcriptClaims, useTranscriptClaims } from './transcript-prewarm.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../content');
 const TRANSCRIPTS = join(SAMPLE, 'transcripts');
@@ -48,6 +48,23 @@ describe('transcript prewarm', () => {
     configureParseCache(folder());
     expect(prewarmTranscripts(TRANSCRIPTS)).toBeUndefined();
     expect(prewarmTranscripts(join(SAMPLE, 'no-such-folder'), 1)).toBeUndefined();
+  });
+
+  it('is not started when the load will read no transcript: a rebuild finds them as the last build did (srt-facts.ts)', async () => {
+    configureParseCache(folder());
+    loadCuesOnDemand(true);
+    try {
+      // Nothing known yet: the helper starts (and is stopped at once).
+      const first = prewarmTranscripts(TRANSCRIPTS, 1);
+      expect(first).toBeDefined();
+      await first!.finish();
+      // A load learns every transcript's facts; the next build's helper would have nothing to parse.
+      expect(loadContent(SAMPLE).errors).toEqual([]);
+      expect(prewarmTranscripts(TRANSCRIPTS, 1)).toBeUndefined();
+    } finally {
+      loadCuesOnDemand(false);
+      useTranscriptClaims(undefined);
+    }
   });
 
   it('parses every transcript into the cache on its own thread, and the load reads them back: the same content', async () => {

@@ -7,14 +7,16 @@
  * the helper runs the loader's own parse (load.ts keepParsedTranscript) into the same cache entries, and leaves
  * alone those already kept (a rebuild's).
  *
- * Only in a build with a cache folder (without one the helper's work could not be shared) and a show large enough
- * for a thread (~0.3 s to start) to pay.
+ * Only in a build with a cache folder (without one the helper's work could not be shared) and with enough transcripts
+ * to parse for a thread (~0.3 s to start) to pay: a rebuild's are mostly as an earlier build found them
+ * (srt-facts.ts), which the load does not read, so its helper would only have the new ones.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { addParseCacheUsage, parseCacheDir, type ParseCacheUsage } from './parse-cache.ts';
 import { SharedClaims } from './shared-claims.ts';
+import { knownSrt } from './srt-facts.ts';
 
 /** Fewer transcripts than this: parsed on the main thread alone (the sample show's 12 take ~50 ms). */
 export const PREWARM_MIN_TRANSCRIPTS = 64;
@@ -77,11 +79,21 @@ export function useTranscriptClaims(claims: TranscriptClaims | undefined): void 
   else delete (globalThis as Holder)[SHARED];
 }
 
+/** Whether the load will take the transcript at `file` from its facts (load.ts knownTranscript), without reading it. */
+function knownFile(file: string): boolean {
+  try {
+    return file.endsWith('.srt') && knownSrt(file) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** Starts the helper over the transcript files of `transcriptsDir`; undefined when it would not pay (see above). */
 export function prewarmTranscripts(transcriptsDir: string, minTranscripts = PREWARM_MIN_TRANSCRIPTS): Prewarm | undefined {
   const cacheDir = parseCacheDir();
   const claims = transcriptClaims(transcriptsDir);
   if (!cacheDir || !claims || claims.files.length < minTranscripts) return undefined;
+  if (claims.files.filter((file) => !knownFile(file)).length < minTranscripts) return undefined;
   const { files, flags } = claims;
   const stop = new Int32Array(new SharedArrayBuffer(4));
   useTranscriptClaims(claims);
