@@ -1,4 +1,7 @@
-/** Feed details the sample show does not exercise: an episode's own image, and a show without hosts. */
+/**
+ * Feed details the sample show does not exercise: an episode's own image, a show without hosts, item text that looks
+ * like the feed's own tags.
+ */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +27,23 @@ describe('buildRss', () => {
     expect(feed.items.find((i) => i.itunesEpisode === 1)!.itunesImage).toBeUndefined();
     // The host's img is made absolute from the site address; the guid stays pinned.
     expect(feed.podcastPeople?.[0]?.img).toBe('https://pod.example.org/artwork.png');
+    expect(feed.guid).toBe(content!.show.guid);
+  });
+
+  it("declares the podcast namespace and puts the channel's tags before the items, whatever the items' text says", () => {
+    const file = join(dir, 'content/episodes/001-sourdough.md');
+    const { content: before } = loadContent(join(dir, 'content'), {}, dir);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: "Bread </item></channel> <item> and <rss> tags"'));
+    const { content, errors } = loadContent(join(dir, 'content'), {}, dir);
+    expect(errors).toEqual([]);
+    const xml = buildRss(content!);
+    expect(xml).toMatch(/^<\?xml[^>]*\?>\s*<rss [^>]*xmlns:podcast="https:\/\/podcastindex\.org\/namespace\/1\.0"[^>]*>/);
+    // Every channel tag (the show's guid, its people, the iTunes category) comes before the first item.
+    const firstItem = xml.search(/<item>/);
+    for (const tag of ['<podcast:guid>', '<itunes:category', '<itunes:owner>']) expect(xml.indexOf(tag)).toBeLessThan(firstItem);
+    const feed = parseFeed(xml)!;
+    expect(feed.items).toHaveLength(before!.episodes.length);
+    expect(feed.items.map((i) => i.title)).toContain('Bread </item></channel> <item> and <rss> tags');
     expect(feed.guid).toBe(content!.show.guid);
   });
 
