@@ -449,10 +449,6 @@ function medianRun<T extends { ms: number }>(runs: T[]): T {
   return runs.find((r) => r.ms === mid)!;
 }
 
-/**
- * Adds episode `id` to a copy of the corpus: episode `last`'s files under the new id, with its title marked, so the
- * build has one more episode of the same size to index, render and compress.
- */
 /** Sets every file under `dir` to have been written `seconds` ago. */
 function backdate(dir: string, seconds: number): void {
   const then = new Date(Date.now() - seconds * 1000);
@@ -461,6 +457,10 @@ function backdate(dir: string, seconds: number): void {
   }
 }
 
+/**
+ * Adds episode `id` to the corpus: episode `last`'s files under the new id, with its title marked, so the build has
+ * one more episode of the same size to index, render and compress.
+ */
 function addEpisodeCopy(corpus: string, last: number, id: number): void {
   const episodesDir = join(corpus, 'episodes');
   const stem = episodeSlug(last);
