@@ -21,11 +21,11 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { removeInBackground } from './replace-out-dir.ts';
-import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { KEPT_DOCUMENTS_FILE } from '../../contract/schemas/build-source.ts';
 import type { JobResult } from './precompress-job.ts';
+import { cacheToken, forgetCacheToken, matchingRecord, writeRecord } from './output-record.ts';
 
 /** In the cache folder: the token of the output whose KEPT_DOCUMENTS_FILE matches the linked files' cache. */
 const TOKEN_FILE = 'kept-documents-token';
@@ -63,10 +63,10 @@ export function takeKeptFolders(options: { outDir: string; cacheRoot: string; st
   const decision: KeptDecision = { folders: [], keys: [] };
   let taken = 0;
   try {
-    const token = readToken(cacheRoot);
-    rmSync(join(cacheRoot, TOKEN_FILE), { force: true });
-    const record = token ? readRecord(outDir) : undefined;
-    if (record && record.token === token) {
+    const token = cacheToken(cacheRoot, TOKEN_FILE);
+    forgetCacheToken(cacheRoot, TOKEN_FILE);
+    const record = matchingRecord(join(outDir, KEPT_DOCUMENTS_FILE), KeptRecord, token);
+    if (record) {
       for (const [bit, folder] of gate.folders.entries()) {
         const from = join(outDir, 'client', folder.slice(1));
         if (!existsSync(from)) continue;
@@ -96,28 +96,9 @@ export function takeKeptFolders(options: { outDir: string; cacheRoot: string; st
   return decision;
 }
 
-function readToken(cacheRoot: string): string | undefined {
-  try {
-    return readFileSync(join(cacheRoot, TOKEN_FILE), 'utf8') || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function readRecord(outDir: string): z.infer<typeof KeptRecord> | undefined {
-  try {
-    return KeptRecord.parse(JSON.parse(readFileSync(join(outDir, KEPT_DOCUMENTS_FILE), 'utf8')));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Once the documents are in the output: the keys whose files it holds, under a new token shared with the cache. */
 export function recordKept(outDir: string, cacheRoot: string, keys: Iterable<string>): void {
-  const token = randomUUID();
-  writeFileSync(join(outDir, KEPT_DOCUMENTS_FILE), JSON.stringify({ token, keys: [...new Set(keys)].sort() }));
-  mkdirSync(cacheRoot, { recursive: true });
-  writeFileSync(join(cacheRoot, TOKEN_FILE), token);
+  writeRecord(join(outDir, KEPT_DOCUMENTS_FILE), cacheRoot, TOKEN_FILE, { keys: [...new Set(keys)].sort() });
 }
 
 /**

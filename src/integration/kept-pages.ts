@@ -19,8 +19,7 @@
  * path that exists by then is skipped (a folder Astro has written into is linked file by file), so neither order is
  * wrong, only slower.
  */
-import { existsSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { existsSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -28,6 +27,7 @@ import type { AstroIntegration } from 'astro';
 import { z } from 'zod';
 import { PRERENDERED_FILE } from '../../contract/schemas/build-source.ts';
 import { removeWithVariants } from './precompress-job.ts';
+import { cacheToken as readCacheToken, forgetCacheToken, matchingRecord, writeRecord } from './output-record.ts';
 
 /** In Astro's cache folder: the token of the output whose prerendered files match the cache's keys. */
 const TOKEN_FILE = 'prerendered-token';
@@ -36,36 +36,24 @@ const PrerenderedRecord = z.object({ token: z.string().min(1), files: z.array(z.
 
 /** The token Astro's cache holds (read before the build changes the cache), or undefined. */
 export function cacheToken(cacheDir: string): string | undefined {
-  try {
-    return readFileSync(join(cacheDir, TOKEN_FILE), 'utf8') || undefined;
-  } catch {
-    return undefined;
-  }
+  return readCacheToken(cacheDir, TOKEN_FILE);
 }
 
 /** What a build may keep from the output moved aside into `movedAside` (paths relative to client/). */
 export function keepableFiles(movedAside: string, token: string | undefined): string[] {
-  if (!token) return [];
-  try {
-    const record = PrerenderedRecord.parse(JSON.parse(readFileSync(join(movedAside, PRERENDERED_FILE), 'utf8')));
-    if (record.token !== token) return [];
-    // The list is the build's own, but it sits in a folder anyone can edit: nothing outside client/ is linked.
-    return record.files.filter((file) => !isAbsolute(file) && !normalize(file).split(sep).includes('..'));
-  } catch {
-    return [];
-  }
+  const record = matchingRecord(join(movedAside, PRERENDERED_FILE), PrerenderedRecord, token);
+  // The list is the build's own, but it sits in a folder anyone can edit: nothing outside client/ is linked.
+  return (record?.files ?? []).filter((file) => !isAbsolute(file) && !normalize(file).split(sep).includes('..'));
 }
 
 /** The cache is about to change: no output matches it until this build records its own. */
 export function forgetToken(cacheDir: string): void {
-  rmSync(join(cacheDir, TOKEN_FILE), { force: true });
+  forgetCacheToken(cacheDir, TOKEN_FILE);
 }
 
 /** Records which files of `outDir/client` Astro made, under a new token shared with the cache. */
 export function recordPrerendered(outDir: string, cacheDir: string, files: string[]): void {
-  const token = randomUUID();
-  writeFileSync(join(outDir, PRERENDERED_FILE), JSON.stringify({ token, files: [...files].sort() }));
-  writeFileSync(join(cacheDir, TOKEN_FILE), token);
+  writeRecord(join(outDir, PRERENDERED_FILE), cacheDir, TOKEN_FILE, { files: [...files].sort() });
 }
 
 /** A file linked back, and what identifies the link: another step's write or rename changes one of them. */
