@@ -24,6 +24,7 @@ import { familyOf, writeResults } from './lib/report.ts';
 import type { BenchResult, BuildRun, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
 import { sitePages } from './lib/site-pages.ts';
 import { newFileMicros } from './lib/fs-probe.ts';
+import { cpuProbeMs } from './lib/cpu-probe.ts';
 import { readConfig } from '../hosts/node/config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -108,7 +109,10 @@ const log = (msg: string) => console.error(`[bench ${new Date().toISOString().sl
 
 function machine() {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
-  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown';
+  const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(cpuinfo)?.[1]?.trim();
+  // A model name alone ("AMD EPYC") names several generations of processor; the family, model and clock tell them apart.
+  const detail = [field('cpu family') && `family ${field('cpu family')}`, field('model') && `model ${field('model')}`, field('cpu MHz') && `${Math.round(Number(field('cpu MHz')))} MHz`].filter(Boolean);
+  const model = (field('model name') ?? cpus()[0]?.model ?? 'unknown') + (detail.length ? ` (${detail.join(', ')})` : '');
   let os = `${type()} ${release()}`;
   try {
     os = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] + ` (${type()} ${release()})`;
@@ -428,14 +432,18 @@ async function astroBuild(env: NodeJS.ProcessEnv, timeoutMs: number, nodeArgs: s
   return { ms: r.ms, cpuMs, phases, notes, routes: parseBuildLog(r.stdout + r.stderr), restored, kept };
 }
 
-/** astroBuild, after measuring what a new file costs on the disk just then (lib/fs-probe.ts) in `probeDir`. */
+/**
+ * astroBuild, after measuring what a new file costs on the disk just then (lib/fs-probe.ts) in `probeDir` and how
+ * fast the CPU is (lib/cpu-probe.ts).
+ */
 async function probedBuild(env: NodeJS.ProcessEnv, timeoutMs: number, probeDir: string) {
   const newFileUs = newFileMicros(probeDir);
-  return { ...(await astroBuild(env, timeoutMs)), newFileUs };
+  const probeMs = cpuProbeMs();
+  return { ...(await astroBuild(env, timeoutMs)), newFileUs, cpuProbeMs: probeMs };
 }
 
 /** What RESULTS.md shows of each build or rebuild of several. */
-const buildRun = ({ ms, cpuMs, newFileUs }: Awaited<ReturnType<typeof probedBuild>>): BuildRun => ({ ms, cpuMs, newFileUs });
+const buildRun = ({ ms, cpuMs, newFileUs, cpuProbeMs }: Awaited<ReturnType<typeof probedBuild>>): BuildRun => ({ ms, cpuMs, newFileUs, cpuProbeMs });
 
 /**
  * The runs' folders, removed when every N is done: removing N = 1,000's ~250,000 files just before N = 2,000's first
@@ -554,7 +562,7 @@ async function benchOne(n: number): Promise<BenchResult> {
       const built = await stage(result, k === 1 ? 'build' : `build ${k} of ${buildCount}`, () => probedBuild(env, Math.max(600_000, n * 1_500), join(work, `fs-probe-build-${k}`)));
       if (!built) break;
       builds.push(built);
-      log(`  build ${(built.ms / 1000).toFixed(1)} s (a new file cost ${Math.round(built.newFileUs)} µs just before it)`);
+      log(`  build ${(built.ms / 1000).toFixed(1)} s (a new file cost ${Math.round(built.newFileUs)} µs and the CPU probe ${Math.round(built.cpuProbeMs)} ms just before it)`);
     }
     if (!builds.length && !values.dist) return result;
     if (builds.length) result.build = { ...medianRun(builds), runs: builds.map(buildRun) };
@@ -681,7 +689,7 @@ async function benchOne(n: number): Promise<BenchResult> {
         });
         if (!rebuilt) break;
         runs.push(rebuilt);
-        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache; a new file cost ${Math.round(rebuilt.newFileUs)} µs just before it)`);
+        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache; a new file cost ${Math.round(rebuilt.newFileUs)} µs and the CPU probe ${Math.round(rebuilt.cpuProbeMs)} ms just before it)`);
       }
       if (runs.length) {
         const mid = medianRun(runs);

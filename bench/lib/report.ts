@@ -118,7 +118,10 @@ function withNotes(value: number | undefined, notes: Array<string | false | unde
   return `${ms(value)}${kept.length ? ` (${kept.join('; ')})` : ''}`;
 }
 /** A run's wall time, with what a new file cost on the disk just before it (bench/lib/fs-probe.ts) when measured. */
-const runTime = (x: BuildRun) => (x.newFileUs === undefined ? ms(x.ms) : `${ms(x.ms)} [new file ${Math.round(x.newFileUs)} µs]`);
+const runTime = (x: BuildRun) => {
+  const probes = [x.newFileUs !== undefined && `new file ${Math.round(x.newFileUs)} µs`, x.cpuProbeMs !== undefined && `CPU probe ${Math.round(x.cpuProbeMs)} ms`].filter(Boolean);
+  return probes.length ? `${ms(x.ms)} [${probes.join(', ')}]` : ms(x.ms);
+};
 const medianOf = (runs: BuildRun[] | undefined) => several(runs) && `median of ${runs!.map(runTime).join(' / ')}`;
 
 /** Issue 13's targets (network scale), for every N; at N = 2,000 each figure is also compared with 2× the N = 1,000 one. */
@@ -240,7 +243,10 @@ function render(r: BenchResult, all: BenchResult[] = [r]): string {
         `(less inflated than the wall time when the machine is shared)` +
         (several(b.runs) ? `: the median of ${b.runs!.length} builds (${b.runs!.map((x) => `${runTime(x)} / ${ms(x.cpuMs)} CPU`).join(', ')}), whose phases and documents follow` : '') +
         (b.runs?.some((x) => x.newFileUs !== undefined)
-          ? `. In square brackets: what a new file cost on this disk just before each build (bench/lib/fs-probe.ts), which moves the build's system CPU`
+          ? `. In square brackets: what a new file cost on this disk just before each build (bench/lib/fs-probe.ts), which moves the build's system CPU` +
+            (b.runs.some((x) => x.cpuProbeMs !== undefined)
+              ? `, and how long a fixed piece of a build's work took on one core (bench/lib/cpu-probe.ts: gzip and Lunr's stemmer, none of the project's code), which says how fast the machine was then`
+              : '')
           : '') +
         `.\n\n` +
         (b.phases.length ? table(['Phase (from the arrival of Astro\'s log lines)', 'time'], b.phases.map((p) => [p.name, ms(p.ms)])) + '\n\n' : '') +

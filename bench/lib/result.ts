@@ -71,11 +71,16 @@ export interface EngineQuery {
   ask: LatencySummary & { avgMatches: number };
 }
 
-/** One build of several; `newFileUs`: what a new file cost on the disk just before it (lib/fs-probe.ts; since the thirty-seventh session). */
+/**
+ * One build of several; `newFileUs`: what a new file cost on the disk just before it (lib/fs-probe.ts; since the
+ * thirty-seventh session); `cpuProbeMs`: the fixed CPU work's time just before it (lib/cpu-probe.ts; since the
+ * forty-fifth session).
+ */
 export interface BuildRun {
   ms: number;
   cpuMs?: number;
   newFileUs?: number;
+  cpuProbeMs?: number;
 }
 
 export interface BenchResult {

@@ -7,6 +7,7 @@ import { summarizeProfile, whereOf } from '../lib/profile.ts';
 import { familyOf, renderResults, writeResults } from '../lib/report.ts';
 import type { BenchResult } from '../lib/result.ts';
 import { newFileMicros } from '../lib/fs-probe.ts';
+import { cpuProbeMs } from '../lib/cpu-probe.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'bench-lib-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -133,6 +134,21 @@ describe('report', () => {
     expect(text).toContain('(median of 95.0 s [new file 812 µs] / 90.0 s [new file 40 µs])');
     expect(text).toContain('the median of 2 builds (95.0 s [new file 812 µs] / 190.0 s CPU, 90.0 s [new file 40 µs] / 180.0 s CPU)');
     expect(text).toContain('median of 40.0 s [new file 350 µs] / 41.0 s [new file 351 µs]');
+
+    // And with the CPU probe, how fast the machine was just before each.
+    probed.build!.runs = [{ ms: 95_000, cpuMs: 190_000, newFileUs: 812.4, cpuProbeMs: 801.2 }, { ms: 90_000, cpuMs: 180_000, newFileUs: 40, cpuProbeMs: 530 }];
+    writeResults(probed, dir, md);
+    text = readFileSync(md, 'utf8');
+    expect(text).toContain('(median of 95.0 s [new file 812 µs, CPU probe 801 ms] / 90.0 s [new file 40 µs, CPU probe 530 ms])');
+    expect(text).toContain('bench/lib/cpu-probe.ts');
+  });
+});
+
+describe('CPU probe', () => {
+  it('times a fixed piece of work that uses none of the project', () => {
+    const ms = cpuProbeMs(1);
+    expect(ms).toBeGreaterThan(0);
+    expect(Number.isFinite(ms)).toBe(true);
   });
 });
 
