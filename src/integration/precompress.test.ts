@@ -316,7 +316,8 @@ describe('precompress', () => {
     expect(levelsFor('/search/shards/3.json', 65_000)).toEqual({ gz: 5 });
     expect(levelsFor('/search/passages/3.json', 20_000)).toEqual({ gz: 5 });
     expect(levelsFor('/search/passage-terms/3-0.json', 9_000)).toEqual({ gz: 5 });
-    expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ gz: 5 });
+    expect(levelsFor('/transcripts/0001-episode.vtt', 90_000)).toEqual({ gz: 4 });
+    expect(levelsFor('/transcripts/0001-episode.json', 900_000)).toEqual({ gz: 4 });
     expect(levelsFor('/search-index.json', 50 * 1024 * 1024)).toEqual({ gz: 5 });
     expect(levelsFor('/rss.xml', 3 * 1024 * 1024)).toEqual({ br: 5, gz: 6 });
   });
