@@ -106,8 +106,16 @@ export function facets(episodes: readonly ListableEpisode[], kind: 'guest' | 'to
   return [...bySlug.values()].sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
 }
 
-export function seasons(episodes: readonly ListableEpisode[]): number[] {
-  return [...new Set(episodes.map((e) => e.season))].sort((a, b) => a - b);
+const seasonsOf = new WeakMap<readonly ListableEpisode[], readonly number[]>();
+
+/**
+ * The show's seasons, ascending: made once per list of episodes, as every list page shows them (at 2,000 episodes
+ * ~3,000 pages each went through every episode again: 4 s of a build, growing with the square of the show).
+ */
+export function seasons(episodes: readonly ListableEpisode[]): readonly number[] {
+  let found = seasonsOf.get(episodes);
+  if (!found) seasonsOf.set(episodes, (found = [...new Set(episodes.map((e) => e.season))].sort((a, b) => a - b)));
+  return found;
 }
 
 /**

@@ -3,7 +3,7 @@
  * positions remembered for resume (src/scripts/positions.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { facets, listHref, listPages, listSummary, pagerNumbers, slugify, type ListPage } from '../../src/components/listing.ts';
+import { facets, listHref, listPages, listSummary, pagerNumbers, seasons, slugify, type ListPage } from '../../src/components/listing.ts';
 import { getPosition, isFinished, resumePoint, savePosition, STORAGE_KEY } from '../../src/scripts/positions.ts';
 
 const episode = (id: number, season: number, guests: string[], topics: string[]) => ({
@@ -17,6 +17,16 @@ const episode = (id: number, season: number, guests: string[], topics: string[])
 
 describe('episode listings', () => {
   const episodes = Array.from({ length: 30 }, (_, i) => episode(i + 1, i < 20 ? 1 : 2, [i % 2 ? 'Inès Duarte' : 'Kai Nakamura'], ['food science', i % 3 ? 'baking' : 'tides']));
+
+  it('gives the seasons ascending, made once per list of episodes (every list page shows them)', () => {
+    const mixed = [episode(1, 3, [], []), episode(2, 1, [], []), episode(3, 3, [], []), episode(4, 2, [], [])];
+    const found = seasons(mixed);
+    expect(found).toEqual([1, 2, 3]);
+    expect(seasons(mixed)).toBe(found);
+    // Another list is another show's (or a later build's): its own seasons.
+    expect(seasons(mixed.slice(0, 2))).toEqual([1, 3]);
+    expect(seasons(episodes)).toEqual([1, 2]);
+  });
 
   it('cuts every listing into pages, both orders, with stable addresses', () => {
     const pages = listPages(episodes, 12);
