@@ -443,7 +443,7 @@ async function probedBuild(env: NodeJS.ProcessEnv, timeoutMs: number, probeDir: 
 }
 
 /** What RESULTS.md shows of each build or rebuild of several. */
-const buildRun = ({ ms, cpuMs, newFileUs, cpuProbeMs }: Awaited<ReturnType<typeof probedBuild>>): BuildRun => ({ ms, cpuMs, newFileUs, cpuProbeMs });
+const buildRun = ({ ms, cpuMs, newFileUs, cpuProbeMs: probe }: Awaited<ReturnType<typeof probedBuild>>): BuildRun => ({ ms, cpuMs, newFileUs, cpuProbeMs: probe });
 
 /**
  * The runs' folders, removed when every N is done: removing N = 1,000's ~250,000 files just before N = 2,000's first
