@@ -10,11 +10,11 @@
  */
 import { gzipSync } from 'node:zlib';
 import lunr from 'lunr';
+import { rng } from '../corpus.ts';
 
-/** ~2 MB of words from a fixed seed: the same text on every machine and run. */
+/** ~2 MB of words from a fixed seed (the corpus's generator): the same text on every machine and run. */
 function referenceText(): string {
-  let seed = 1234567;
-  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const next = rng(1234567);
   const syllables = ['ba', 'ker', 'ing', 'hon', 'ey', 'tion', 'wa', 'ter', 'ed', 'stone', 'li', 'ness', 'bee', 'ful', 'ro', 'ly'];
   const words: string[] = [];
   for (let i = 0; i < 4000; i++) {
