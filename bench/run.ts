@@ -23,7 +23,7 @@ import { median } from './lib/stats.ts';
 import { familyOf, writeResults } from './lib/report.ts';
 import type { BenchResult, BuildRun, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
 import { sitePages } from './lib/site-pages.ts';
-import { newFileMicros } from './lib/fs-probe.ts';
+import { flushWrites, newFileMicros } from './lib/fs-probe.ts';
 import { cpuProbeMs } from './lib/cpu-probe.ts';
 import { readConfig } from '../hosts/node/config.ts';
 
@@ -433,17 +433,18 @@ async function astroBuild(env: NodeJS.ProcessEnv, timeoutMs: number, nodeArgs: s
 }
 
 /**
- * astroBuild, after measuring what a new file costs on the disk just then (lib/fs-probe.ts) in `probeDir` and how
- * fast the CPU is (lib/cpu-probe.ts).
+ * astroBuild, once the writes before it are on disk (lib/fs-probe.ts flushWrites), after measuring what a new file
+ * costs on the disk just then (lib/fs-probe.ts) in `probeDir` and how fast the CPU is (lib/cpu-probe.ts).
  */
 async function probedBuild(env: NodeJS.ProcessEnv, timeoutMs: number, probeDir: string) {
+  const syncMs = flushWrites();
   const newFileUs = newFileMicros(probeDir);
   const probeMs = cpuProbeMs();
-  return { ...(await astroBuild(env, timeoutMs)), newFileUs, cpuProbeMs: probeMs };
+  return { ...(await astroBuild(env, timeoutMs)), syncMs, newFileUs, cpuProbeMs: probeMs };
 }
 
 /** What RESULTS.md shows of each build or rebuild of several. */
-const buildRun = ({ ms, cpuMs, newFileUs, cpuProbeMs: probe }: Awaited<ReturnType<typeof probedBuild>>): BuildRun => ({ ms, cpuMs, newFileUs, cpuProbeMs: probe });
+const buildRun = ({ ms, cpuMs, syncMs, newFileUs, cpuProbeMs: probe }: Awaited<ReturnType<typeof probedBuild>>): BuildRun => ({ ms, cpuMs, syncMs, newFileUs, cpuProbeMs: probe });
 
 /**
  * The runs' folders, removed when every N is done: removing N = 1,000's ~250,000 files just before N = 2,000's first
@@ -562,7 +563,7 @@ async function benchOne(n: number): Promise<BenchResult> {
       const built = await stage(result, k === 1 ? 'build' : `build ${k} of ${buildCount}`, () => probedBuild(env, Math.max(600_000, n * 1_500), join(work, `fs-probe-build-${k}`)));
       if (!built) break;
       builds.push(built);
-      log(`  build ${(built.ms / 1000).toFixed(1)} s (a new file cost ${Math.round(built.newFileUs)} µs and the CPU probe ${Math.round(built.cpuProbeMs)} ms just before it)`);
+      log(`  build ${(built.ms / 1000).toFixed(1)} s (sync ${(built.syncMs / 1000).toFixed(1)} s first; a new file cost ${Math.round(built.newFileUs)} µs and the CPU probe ${Math.round(built.cpuProbeMs)} ms just before it)`);
     }
     if (!builds.length && !values.dist) return result;
     if (builds.length) result.build = { ...medianRun(builds), runs: builds.map(buildRun) };
@@ -689,7 +690,7 @@ async function benchOne(n: number): Promise<BenchResult> {
         });
         if (!rebuilt) break;
         runs.push(rebuilt);
-        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache; a new file cost ${Math.round(rebuilt.newFileUs)} µs and the CPU probe ${Math.round(rebuilt.cpuProbeMs)} ms just before it)`);
+        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache; sync ${(rebuilt.syncMs / 1000).toFixed(1)} s first; a new file cost ${Math.round(rebuilt.newFileUs)} µs and the CPU probe ${Math.round(rebuilt.cpuProbeMs)} ms just before it)`);
       }
       if (runs.length) {
         const mid = medianRun(runs);

@@ -117,9 +117,12 @@ function withNotes(value: number | undefined, notes: Array<string | false | unde
   const kept = notes.filter(Boolean);
   return `${ms(value)}${kept.length ? ` (${kept.join('; ')})` : ''}`;
 }
-/** A run's wall time, with what a new file cost on the disk just before it (bench/lib/fs-probe.ts) when measured. */
+/**
+ * A run's wall time, with how long writing out the earlier writes took, what a new file cost on the disk just before
+ * it (bench/lib/fs-probe.ts) and the CPU probe's time (bench/lib/cpu-probe.ts), when measured.
+ */
 const runTime = (x: BuildRun) => {
-  const probes = [x.newFileUs !== undefined && `new file ${Math.round(x.newFileUs)} µs`, x.cpuProbeMs !== undefined && `CPU probe ${Math.round(x.cpuProbeMs)} ms`].filter(Boolean);
+  const probes = [x.syncMs !== undefined && `sync ${ms(x.syncMs)}`, x.newFileUs !== undefined && `new file ${Math.round(x.newFileUs)} µs`, x.cpuProbeMs !== undefined && `CPU probe ${Math.round(x.cpuProbeMs)} ms`].filter(Boolean);
   return probes.length ? `${ms(x.ms)} [${probes.join(', ')}]` : ms(x.ms);
 };
 const medianOf = (runs: BuildRun[] | undefined) => several(runs) && `median of ${runs!.map(runTime).join(' / ')}`;
@@ -243,7 +246,9 @@ function render(r: BenchResult, all: BenchResult[] = [r]): string {
         `(less inflated than the wall time when the machine is shared)` +
         (several(b.runs) ? `: the median of ${b.runs!.length} builds (${b.runs!.map((x) => `${runTime(x)} / ${ms(x.cpuMs)} CPU`).join(', ')}), whose phases and documents follow` : '') +
         (b.runs?.some((x) => x.newFileUs !== undefined)
-          ? `. In square brackets: what a new file cost on this disk just before each build (bench/lib/fs-probe.ts), which moves the build's system CPU` +
+          ? `. In square brackets: ` +
+            (b.runs.some((x) => x.syncMs !== undefined) ? `how long writing out the earlier builds' files took first (sync(1), so that no build pays for the one before it), ` : '') +
+            `what a new file cost on this disk just before each build (bench/lib/fs-probe.ts), which moves the build's system CPU` +
             (b.runs.some((x) => x.cpuProbeMs !== undefined)
               ? `, and how long a fixed piece of a build's work took on one core (bench/lib/cpu-probe.ts: gzip and Lunr's stemmer, none of the project's code), which says how fast the machine was then`
               : '')

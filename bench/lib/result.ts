@@ -72,13 +72,15 @@ export interface EngineQuery {
 }
 
 /**
- * One build of several; `newFileUs`: what a new file cost on the disk just before it (lib/fs-probe.ts; since the
- * thirty-seventh session); `cpuProbeMs`: the fixed CPU work's time just before it (lib/cpu-probe.ts; since the
- * forty-fifth session).
+ * One build of several; `syncMs`: how long writing out the dirty pages before it took (lib/fs-probe.ts flushWrites;
+ * since the forty-sixth session); `newFileUs`: what a new file cost on the disk just before it (lib/fs-probe.ts;
+ * since the thirty-seventh session); `cpuProbeMs`: the fixed CPU work's time just before it (lib/cpu-probe.ts; since
+ * the forty-fifth session).
  */
 export interface BuildRun {
   ms: number;
   cpuMs?: number;
+  syncMs?: number;
   newFileUs?: number;
   cpuProbeMs?: number;
 }
