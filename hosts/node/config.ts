@@ -1,5 +1,6 @@
 import type { ServiceEnv } from '../../functions/types.ts';
 import { positiveInt, readServiceEnv, SERVICE_ENV_HELP } from '../../functions/env.ts';
+import { IDLE_MS, MIN_INTERVAL_MS } from './idle-gc.ts';
 
 export interface ServerConfig extends ServiceEnv {
   host: string;
@@ -12,6 +13,8 @@ export interface ServerConfig extends ServiceEnv {
   headersTimeoutMs: number;
   /** Megabytes of the build's files (pages, documents, their .br/.gz) kept in memory; the rest is read from disk. */
   staticCacheMb: number;
+  /** Quiet time after the last request before the memory V8 kept is returned (idle-gc.ts; needs --expose-gc). */
+  idleGcMs: number;
 }
 
 export const ENV_HELP = `Environment:
@@ -22,6 +25,9 @@ export const ENV_HELP = `Environment:
   HEADERS_TIMEOUT_MS    a client that has not sent its request headers by then gets a 408 and is disconnected (default: 10000)
   STATIC_CACHE_MB       megabytes of the build's files (pages, documents, their .br/.gz) kept in memory; the rest is
                         read from disk when asked for (default: 32)
+  IDLE_GC_MS            after this long without a request, one garbage collection returns the memory V8 kept for
+                        reuse (default: ${IDLE_MS}; at most once every ${MIN_INTERVAL_MS / 1000} s; only when Node runs with
+                        --expose-gc, as npm start does)
 ${SERVICE_ENV_HELP}`;
 
 /**
@@ -74,6 +80,7 @@ export function readConfig(vars: Record<string, string | undefined> = process.en
     shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     headersTimeoutMs: positiveInt(vars, 'HEADERS_TIMEOUT_MS', 10_000),
     staticCacheMb: positiveInt(vars, 'STATIC_CACHE_MB', 32),
+    idleGcMs: positiveInt(vars, 'IDLE_GC_MS', IDLE_MS),
     host: vars.HOST || 'localhost',
     port,
     distDir: vars.DIST_DIR || vars.ASTRO_OUT_DIR || 'dist',

@@ -32,6 +32,7 @@ import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
 import { Router } from '../../functions/router.ts';
 import { Connections, DRAIN_CHECK_MS, idleGrace } from './connections.ts';
+import { exposedCollection, idleCollector } from './idle-gc.ts';
 
 // Caches compiled code on disk between starts when this file is run directly; `npm start` runs start.ts, which
 // turns the cache on before these imports are compiled (bench/, N = 1,000: CPU to the first answer −0.3–0.5 s).
@@ -128,14 +129,31 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   /** Every open connection: requests in progress on it, and when it last finished one (see shutdown). */
   const connections = new Connections<Socket>(idleGrace(config.shutdownTimeoutMs));
   const fallbackHost = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  // Returns the memory V8 keeps after a burst of requests once the server goes quiet (idle-gc.ts); npm start
+  // passes --expose-gc, without which there is none.
+  const collection = exposedCollection();
+  const collector = collection
+    ? idleCollector({
+        idleMs: config.idleGcMs,
+        busy: () => inFlight.size > 0,
+        collect: () => {
+          const started = performance.now();
+          const before = process.memoryUsage.rss();
+          collection();
+          log.info('idle collection', { duration_ms: Math.round(performance.now() - started), rss_before: before, rss_after: process.memoryUsage.rss() });
+        },
+      })
+    : undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const controller = new AbortController();
     inFlight.add(controller);
+    collector?.activity();
     const socket = req.socket;
     connections.began(socket);
     res.once('close', () => {
       inFlight.delete(controller);
+      collector?.activity();
       if (!res.writableFinished) controller.abort();
       connections.ended(socket);
     });
@@ -273,6 +291,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const shutdown = (reason = 'shutdown') => {
     stopping ??= (async () => {
       shuttingDown = true;
+      collector?.stop();
       const since = performance.now();
       const open = connections.size;
       log.info('shutting down', { reason, inFlight: inFlight.size, connections: open });
