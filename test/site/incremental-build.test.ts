@@ -25,8 +25,7 @@ function pages(files: Map<string, Buffer>): Map<string, Buffer> {
   return new Map([...files].filter(([path]) => path.endsWith('.html')));
 }
 
-/** The inode of every file in a folder, recursively. */
-/** Each file under `dir` by its inode: inode → path. */
+/** Each file under `dir`, recursively, by its inode: inode → path. */
 function inodes(dir: string): Map<number, string> {
   const out = new Map<number, string>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
