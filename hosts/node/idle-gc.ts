@@ -6,8 +6,8 @@
  * period does not bring one. Measured at N = 1,000 (bench/, request path, after the bench's minute of mixed load and
  * ~24 s of idle): 405 of V8's 256 KB pages were resident where its spaces held ~220 of them, and one such collection
  * took the process from 276.6 to 211.0 MB. So the host runs one when no request is in flight and none has arrived
- * for IDLE_MS (IDLE_GC_MS), at most once every MIN_INTERVAL_MS, and only if requests came since the last one: a steady load never
- * pays for it, and a server left idle runs it once.
+ * for `idleMs` (IDLE_GC_MS, config.ts), at most once every MIN_INTERVAL_MS, and only if requests came since the last
+ * one: a steady load never pays for it, and a server left idle runs it once.
  */
 
 /** Quiet time after the last request before the collection runs (the default of IDLE_GC_MS, config.ts). */
@@ -29,12 +29,13 @@ export interface IdleCollectorOptions {
   busy: () => boolean;
   /** Runs the collection. */
   collect: () => void;
-  idleMs?: number;
+  /** Quiet time after the last request (the host's IDLE_GC_MS). */
+  idleMs: number;
   minIntervalMs?: number;
   now?: () => number;
 }
 
-export function idleCollector({ busy, collect, idleMs = IDLE_MS, minIntervalMs = MIN_INTERVAL_MS, now = () => performance.now() }: IdleCollectorOptions): IdleCollector {
+export function idleCollector({ busy, collect, idleMs, minIntervalMs = MIN_INTERVAL_MS, now = () => performance.now() }: IdleCollectorOptions): IdleCollector {
   let lastActivity = -Infinity;
   let lastCollect = -Infinity;
   let pending = false;
