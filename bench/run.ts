@@ -20,6 +20,7 @@ import { processCpuMs, processMemory, run, runJson, startServer, type Server } f
 import { load, type LoadOptions, type LoadResult, type Target } from './lib/http.ts';
 import { summarizeProfile, type ProfileSummary } from './lib/profile.ts';
 import { median } from './lib/stats.ts';
+import { inTurns } from './lib/schedule.ts';
 import { familyOf, writeResults } from './lib/report.ts';
 import type { BenchResult, BuildRun, DocumentSize, EngineQuery, HttpRow, InProcess } from './lib/result.ts';
 import { sitePages } from './lib/site-pages.ts';
@@ -488,7 +489,7 @@ function addEpisodeCopy(corpus: string, last: number, id: number): void {
 
 async function stage<T>(result: BenchResult, name: string, fn: () => Promise<T>): Promise<T | undefined> {
   const t = performance.now();
-  log(`${name}...`);
+  log(`N=${result.episodes} ${name}...`);
   try {
     const value = await fn();
     result.stages[name] = { ms: performance.now() - t };
@@ -501,14 +502,32 @@ async function stage<T>(result: BenchResult, name: string, fn: () => Promise<T>)
   }
 }
 
-async function benchOne(n: number): Promise<BenchResult> {
+/** One show size's run: its folders, corpus and queries, and the result the stages below fill in. */
+interface SizeRun {
+  n: number;
+  result: BenchResult;
+  started: number;
+  work: string;
+  corpusDir: string;
+  distDir: string;
+  clientDir: string;
+  queries?: QuerySet;
+  queriesFile: string;
+  builds: Array<Awaited<ReturnType<typeof probedBuild>>>;
+  /** A stage this size cannot go on without failed (its corpus, or its first build). */
+  stopped: boolean;
+}
+
+function optionsFor(n: number): LoadOptions {
   const full = n > 100;
-  const options: LoadOptions = {
+  return {
     connections: Number(values.connections),
     duration: Number(values.duration ?? (full ? 10 : 5)),
     warmup: Number(values.warmup ?? (full ? 2 : 1)),
   };
-  const runs = Number(values.runs ?? 5);
+}
+
+async function prepare(n: number): Promise<SizeRun> {
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.replace(/ -- $/, '');
   const result: BenchResult = {
     episodes: n,
@@ -517,57 +536,103 @@ async function benchOne(n: number): Promise<BenchResult> {
     command: process.argv.length > 2 ? command : 'npm run bench',
     machine: machine(),
     loadavg: { start: loadavg() as [number, number, number] },
-    http: { options },
+    http: { options: optionsFor(n) },
     stages: {},
   };
-  const started = performance.now();
   const work = mkdtempSync(join(tmpdir(), `podcast-bench-${n}-`));
-  const corpusDir = join(work, 'corpus');
   const distDir = values.dist ? resolve(values.dist) : join(work, 'dist');
-  const clientDir = join(distDir, 'client');
-  let server: Server | undefined;
+  const run: SizeRun = {
+    n,
+    result,
+    started: performance.now(),
+    work,
+    corpusDir: join(work, 'corpus'),
+    distDir,
+    clientDir: join(distDir, 'client'),
+    queriesFile: join(work, 'queries.json'),
+    builds: [],
+    stopped: false,
+  };
   log(`N=${n}: working in ${work}`);
-  try {
-    const corpus = await stage(result, 'corpus', async () => {
-      const made = generateCorpus({ episodes: n, out: corpusDir, seed: result.seed });
-      // A show's files are older than its build, as an editor's are. A build trusts what it learnt of a file (its
-      // digest, cue count, frontmatter) by the file's size, time and inode only when the file was written more than
-      // two seconds before it was read (src/content/file-facts.ts), and a corpus written the second before the first
-      // build would leave the rebuilds below reading every file again, as if the show had just been copied.
-      backdate(corpusDir, 60);
-      return made;
-    });
-    if (!corpus) return result;
-    result.corpus = {
-      episodes: corpus.episodes,
-      hours: corpus.totalSeconds / 3600,
-      words: corpus.totalWords,
-      vocabulary: corpus.words.length,
-      properNouns: corpus.properNouns.length,
-      ms: result.stages.corpus!.ms,
-    };
-    const queries = makeQueries(corpus);
-    const queriesFile = join(work, 'queries.json');
-    writeFileSync(queriesFile, JSON.stringify(queries));
-    result.queries = { search: queries.search.length, ask: queries.ask.length, mix: queries.mix, examples: queries.search.slice(0, 8), askExamples: queries.ask.slice(0, 3) };
+  const corpus = await stage(result, 'corpus', async () => {
+    const made = generateCorpus({ episodes: n, out: run.corpusDir, seed: result.seed });
+    // A show's files are older than its build, as an editor's are. A build trusts what it learnt of a file (its
+    // digest, cue count, frontmatter) by the file's size, time and inode only when the file was written more than
+    // two seconds before it was read (src/content/file-facts.ts), and a corpus written the second before the first
+    // build would leave the rebuilds below reading every file again, as if the show had just been copied.
+    backdate(run.corpusDir, 60);
+    return made;
+  });
+  if (!corpus) {
+    run.stopped = true;
+    return run;
+  }
+  result.corpus = {
+    episodes: corpus.episodes,
+    hours: corpus.totalSeconds / 3600,
+    words: corpus.totalWords,
+    vocabulary: corpus.words.length,
+    properNouns: corpus.properNouns.length,
+    ms: result.stages.corpus!.ms,
+  };
+  const queries = makeQueries(corpus);
+  run.queries = queries;
+  writeFileSync(run.queriesFile, JSON.stringify(queries));
+  result.queries = { search: queries.search.length, ask: queries.ask.length, mix: queries.mix, examples: queries.search.slice(0, 8), askExamples: queries.ask.slice(0, 3) };
+  return run;
+}
 
-    // The first build is the one served and measured below; the others, each into an empty folder with an empty
-    // cache, are there for the median (one build moved by several seconds with the hour). They are removed with
-    // the run's folder at the very end (see removeLater): removing one's ~60,000 files just before the next build
-    // made that build's new files several times dearer on this disk (lib/fs-probe.ts), so each build's figure is
-    // printed with what a new file cost just before it.
-    const builds: Array<Awaited<ReturnType<typeof probedBuild>>> = [];
-    for (let k = 1; k <= (values.dist ? 0 : buildCount); k++) {
-      const out = k === 1 ? distDir : join(work, `dist-build-${k}`);
-      const env = buildEnv(corpusDir, out);
-      const built = await stage(result, k === 1 ? 'build' : `build ${k} of ${buildCount}`, () => probedBuild(env, Math.max(600_000, n * 1_500), join(work, `fs-probe-build-${k}`)));
-      if (!built) break;
-      builds.push(built);
-      log(`  build ${(built.ms / 1000).toFixed(1)} s (sync ${(built.syncMs / 1000).toFixed(1)} s first; a new file cost ${Math.round(built.newFileUs)} µs and the CPU probe ${Math.round(built.cpuProbeMs)} ms just before it)`);
+/**
+ * The full builds of every size, taken in turns (N = 1,000's first, N = 2,000's first, N = 1,000's second ...; lib/
+ * schedule.ts), so that N = 2,000's figure is read against N = 1,000's measured over the same stretch of time. Run one
+ * size after the other, ~15 minutes apart, a machine that had slowed in between (its CPU time for the same build
+ * moved by 9% between two runs of one afternoon) put N = 2,000's ratio on either side of 2x. The first build of
+ * each size is the one served and measured below; the others, each into an empty folder with an empty cache, are
+ * there for the median. They are removed with the run's folder at the very end (see removeLater): removing one's
+ * ~60,000 files just before the next build made that build's new files several times dearer on this disk
+ * (lib/fs-probe.ts), so each build's figure is printed with what a new file cost just before it.
+ */
+async function buildAll(runs: SizeRun[]): Promise<void> {
+  if (values.dist) {
+    for (const r of runs) log(`  N=${r.n}: build not measured: using ${r.distDir}`);
+    return;
+  }
+  for (const { item: r, round: k } of inTurns(runs, buildCount)) {
+    // A size whose first build failed has nothing to serve; its later builds would only spend the time.
+    if (r.stopped || r.builds.length < k - 1) continue;
+    const out = k === 1 ? r.distDir : join(r.work, `dist-build-${k}`);
+    const built = await stage(r.result, k === 1 ? 'build' : `build ${k} of ${buildCount}`, () =>
+      probedBuild(buildEnv(r.corpusDir, out), Math.max(600_000, r.n * 1_500), join(r.work, `fs-probe-build-${k}`)),
+    );
+    if (!built) {
+      if (k === 1) r.stopped = true;
+      continue;
     }
-    if (!builds.length && !values.dist) return result;
-    if (builds.length) result.build = { ...medianRun(builds), runs: builds.map(buildRun) };
-    else log(`  build not measured: using ${distDir}`);
+    r.builds.push(built);
+    log(`  N=${r.n} build ${k}: ${(built.ms / 1000).toFixed(1)} s (sync ${(built.syncMs / 1000).toFixed(1)} s first; a new file cost ${Math.round(built.newFileUs)} µs and the CPU probe ${Math.round(built.cpuProbeMs)} ms just before it)`);
+  }
+  for (const r of runs) if (r.builds.length) r.result.build = { ...medianRun(r.builds), runs: r.builds.map(buildRun) };
+  ratios(runs, (r) => r.builds, 'full build');
+}
+
+/** Each later size's builds against the first size's, turn by turn (the same stretch of time), in the log. */
+function ratios(runs: SizeRun[], pick: (r: SizeRun) => Array<{ ms: number }>, what: string): void {
+  const [base, ...rest] = runs;
+  if (!base) return;
+  for (const r of rest) {
+    const pairs = pick(r).map((b, i) => (pick(base)[i] ? b.ms / pick(base)[i]!.ms : NaN)).filter(Number.isFinite);
+    if (pairs.length) log(`  ${what} N=${r.n} / N=${base.n}, turn by turn: ${pairs.map((x) => `${x.toFixed(2)}x`).join(', ')}`);
+  }
+}
+
+/** Everything measured on the show of N episodes as first built: pages, cold starts, HTTP, hosts, engines, profiles. */
+async function measure(run: SizeRun): Promise<void> {
+  const { n, result, work, corpusDir, distDir, clientDir, queriesFile } = run;
+  const queries = run.queries!;
+  const options = optionsFor(n);
+  const runs = Number(values.runs ?? 5);
+  let server: Server | undefined;
+  try {
     if (!values['no-documents']) {
       result.documents = documentSizes(clientDir);
       result.sitePages = sitePages(clientDir);
@@ -673,46 +738,67 @@ async function benchOne(n: number): Promise<BenchResult> {
       });
       if (p) result.profiles.build = p;
     }
-    // Adding one episode and rebuilding, as an editor does: the corpus gains episode N + 1 (the last one's text under
-    // a new id) and is built into the same output folder with the same Astro cache, so the build replaces the
-    // previous output as well (src/integration/replace-out-dir.ts); then N + 2 the same way, and so on: each rebuild
-    // adds one episode to what the one before built. The same content folder as the first build's, as an editor's:
-    // a copy (this bench's until the forty-fourth session) is a moved show, whose every file a build reads again,
-    // which made the first rebuilds slower than the last (14.1 / 11.2 / 9.0 s). One rebuild moved by several seconds
-    // with the hour, enough to swing N = 2,000's ratio across 2x, so the figure is the median of --rebuilds of them.
-    // Last, so that everything above measured the show of N episodes.
-    if (!values['no-rebuild'] && !values.dist) {
-      const runs: Array<Awaited<ReturnType<typeof probedBuild>>> = [];
-      for (let k = 1; k <= rebuildCount; k++) {
-        const rebuilt = await stage(result, `rebuild ${k} of ${rebuildCount} (+1 episode: ${n + k})`, async () => {
-          addEpisodeCopy(corpusDir, n, n + k);
-          return probedBuild(buildEnv(corpusDir, distDir), Math.max(600_000, n * 1_500), join(work, `fs-probe-rebuild-${k}`));
-        });
-        if (!rebuilt) break;
-        runs.push(rebuilt);
-        log(`  rebuild with episode ${n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache; sync ${(rebuilt.syncMs / 1000).toFixed(1)} s first; a new file cost ${Math.round(rebuilt.newFileUs)} µs and the CPU probe ${Math.round(rebuilt.cpuProbeMs)} ms just before it)`);
-      }
-      if (runs.length) {
-        const mid = medianRun(runs);
-        result.rebuild = { ms: mid.ms, cpuMs: mid.cpuMs, phases: mid.phases, restored: mid.restored, kept: mid.kept, runs: runs.map(buildRun) };
-      }
-    }
   } finally {
     if (server) await server.stop();
-    result.loadavg.end = loadavg() as [number, number, number];
-    result.totalMs = performance.now() - started;
-    if (values.keep) log(`kept ${work}`);
-    else removeLater.push(work);
   }
-  return result;
 }
 
+/**
+ * Adding one episode and rebuilding, as an editor does: the corpus gains episode N + 1 (the last one's text under a
+ * new id) and is built into the same output folder with the same Astro cache, so the build replaces the previous
+ * output as well (src/integration/replace-out-dir.ts); then N + 2 the same way, and so on: each rebuild adds one
+ * episode to what the one before built. The same content folder as the first build's, as an editor's: a copy (this
+ * bench's until the forty-fourth session) is a moved show, whose every file a build reads again, which made the first
+ * rebuilds slower than the last (14.1 / 11.2 / 9.0 s). One rebuild moved by several seconds with the hour, enough to
+ * swing N = 2,000's ratio across 2x, so the figure is the median of --rebuilds of them, the sizes taking turns as
+ * the full builds do. Last, so that everything above measured the show of N episodes.
+ */
+async function rebuildAll(sizeRuns: SizeRun[]): Promise<void> {
+  if (values['no-rebuild'] || values.dist) return;
+  const done = new Map<SizeRun, Array<Awaited<ReturnType<typeof probedBuild>>>>(sizeRuns.map((r) => [r, []]));
+  for (const { item: r, round: k } of inTurns(sizeRuns.filter((r) => !r.stopped), rebuildCount)) {
+    const runs = done.get(r)!;
+    if (runs.length < k - 1) continue;
+    const rebuilt = await stage(r.result, `rebuild ${k} of ${rebuildCount} (+1 episode: ${r.n + k})`, async () => {
+      addEpisodeCopy(r.corpusDir, r.n, r.n + k);
+      return probedBuild(buildEnv(r.corpusDir, r.distDir), Math.max(600_000, r.n * 1_500), join(r.work, `fs-probe-rebuild-${k}`));
+    });
+    if (!rebuilt) continue;
+    runs.push(rebuilt);
+    log(`  N=${r.n} rebuild with episode ${r.n + k} added ${(rebuilt.ms / 1000).toFixed(1)} s (${rebuilt.kept} pages kept in place, ${rebuilt.restored} copied from the cache; sync ${(rebuilt.syncMs / 1000).toFixed(1)} s first; a new file cost ${Math.round(rebuilt.newFileUs)} µs and the CPU probe ${Math.round(rebuilt.cpuProbeMs)} ms just before it)`);
+  }
+  for (const [r, runs] of done) {
+    if (!runs.length) continue;
+    const mid = medianRun(runs);
+    r.result.rebuild = { ms: mid.ms, cpuMs: mid.cpuMs, phases: mid.phases, restored: mid.restored, kept: mid.kept, runs: runs.map(buildRun) };
+  }
+  ratios(sizeRuns, (r) => done.get(r)!, 'rebuild');
+}
+
+function finish(run: SizeRun): BenchResult {
+  run.result.loadavg.end = loadavg() as [number, number, number];
+  run.result.totalMs = performance.now() - run.started;
+  if (values.keep) log(`kept ${run.work}`);
+  else removeLater.push(run.work);
+  return run.result;
+}
+
+// Every size's corpus first, then their builds in turns, then each size measured, then their rebuilds in turns.
+const sizeRuns: SizeRun[] = [];
+for (const n of sizes) sizeRuns.push(await prepare(n));
+await buildAll(sizeRuns);
+for (const r of sizeRuns) {
+  if (r.stopped) continue;
+  if (!r.builds.length && !values.dist) continue;
+  await measure(r);
+  log(`N=${r.n} measured`);
+}
+await rebuildAll(sizeRuns);
 const results: BenchResult[] = [];
-for (const n of sizes) {
-  const r = await benchOne(n);
-  results.push(r);
-  log(`N=${n} done in ${((r.totalMs ?? 0) / 1000).toFixed(0)} s`);
-  if (!values['no-write']) writeResults(r, join(BENCH, 'results'), join(BENCH, 'RESULTS.md'));
+for (const r of sizeRuns) {
+  results.push(finish(r));
+  log(`N=${r.n} done in ${((r.result.totalMs ?? 0) / 1000).toFixed(0)} s`);
+  if (!values['no-write']) writeResults(r.result, join(BENCH, 'results'), join(BENCH, 'RESULTS.md'));
 }
 for (const dir of removeLater) rmSync(dir, { recursive: true, force: true });
 if (values['no-write']) console.log(JSON.stringify(results, null, 2));

@@ -8,6 +8,7 @@ import { familyOf, renderResults, writeResults } from '../lib/report.ts';
 import type { BenchResult } from '../lib/result.ts';
 import { flushWrites, newFileMicros } from '../lib/fs-probe.ts';
 import { cpuProbeMs } from '../lib/cpu-probe.ts';
+import { inTurns } from '../lib/schedule.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'bench-lib-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -148,6 +149,14 @@ describe('report', () => {
     text = readFileSync(md, 'utf8');
     expect(text).toContain('(median of 95.0 s [sync 2412 ms, new file 40 µs, CPU probe 530 ms] / 90.0 s [sync 35.2 ms, new file 41 µs, CPU probe 531 ms])');
     expect(text).toContain('sync(1)');
+  });
+});
+
+describe('inTurns', () => {
+  it('takes every item once a round, the items in their order, round after round', () => {
+    expect([...inTurns([1000, 2000], 3)].map(({ item, round }) => `${item}#${round}`)).toEqual(['1000#1', '2000#1', '1000#2', '2000#2', '1000#3', '2000#3']);
+    expect([...inTurns([100], 2)]).toEqual([{ item: 100, round: 1 }, { item: 100, round: 2 }]);
+    expect([...inTurns([], 3)]).toEqual([]);
   });
 });
 
