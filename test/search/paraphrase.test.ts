@@ -244,6 +244,13 @@
  * 2, the middle of tune's plateau. Moment MRR tune 0.664 -> 0.680 (hit@1 0.656, hit@3 0.703), held out 0.505 and
  * fresh 0.591 unchanged (hit@3 0.500 and 0.623), speakers' words 1.000; overall 0.691 -> 0.700. The targets (held-out
  * hit@3 0.6, overall 0.75) stay out of reach.
+ *
+ * Forty-seventh session, tried and not kept: the two WordNet pointers semantic.json never read, each offered as
+ * related terms at weight w like the others (the same six kept per word). Antonyms ("!": a question about what is
+ * safe may be answered where the speakers say what is dangerous; safe -> danger, dead -> live), w 0.3 and 0.5
+ * (semantic.json on the sample 675 -> 697 KB at 0.5); verb groups ("$": senses WordNet groups under one verb,
+ * behave -> act, play; 39 keys change), w 0.5. No figure of any split moves (tune 0.680, held out 0.505, fresh
+ * 0.591, speakers' words 1.000, overall 0.700).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
