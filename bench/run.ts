@@ -584,9 +584,9 @@ async function prepare(n: number): Promise<SizeRun> {
 
 /**
  * The full builds of every size, taken in turns (N = 1,000's first, N = 2,000's first, N = 1,000's second ...; lib/
- * schedule.ts), so that N = 2,000's figure is read against N = 1,000's measured over the same stretch of time. Run one
- * size after the other, ~15 minutes apart, a machine that had slowed in between (its CPU time for the same build
- * moved by 9% between two runs of one afternoon) put N = 2,000's ratio on either side of 2x. The first build of
+ * schedule.ts), so that N = 2,000's figure is read against N = 1,000's measured over the same stretch of time. When one
+ * size's builds ran ~15 minutes after the other's, the machine's drift in between (the same N = 2,000 build used 9%
+ * more CPU time in one run of an afternoon than in another) put N = 2,000's ratio on either side of 2x. The first build of
  * each size is the one served and measured below; the others, each into an empty folder with an empty cache, are
  * there for the median. They are removed with the run's folder at the very end (see removeLater): removing one's
  * ~60,000 files just before the next build made that build's new files several times dearer on this disk
@@ -615,13 +615,18 @@ async function buildAll(runs: SizeRun[]): Promise<void> {
   ratios(runs, (r) => r.builds, 'full build');
 }
 
-/** Each later size's builds against the first size's, turn by turn (the same stretch of time), in the log. */
+/**
+ * Each later size's builds against the first size's, turn by turn (the same stretch of time), in the log; only when
+ * both sizes have every turn's build, since after a failed one the k-th builds of the two were not in the same turn.
+ */
 function ratios(runs: SizeRun[], pick: (r: SizeRun) => Array<{ ms: number }>, what: string): void {
   const [base, ...rest] = runs;
   if (!base) return;
+  const first = pick(base);
   for (const r of rest) {
-    const pairs = pick(r).map((b, i) => (pick(base)[i] ? b.ms / pick(base)[i]!.ms : NaN)).filter(Number.isFinite);
-    if (pairs.length) log(`  ${what} N=${r.n} / N=${base.n}, turn by turn: ${pairs.map((x) => `${x.toFixed(2)}x`).join(', ')}`);
+    const builds = pick(r);
+    if (!builds.length || builds.length !== first.length) continue;
+    log(`  ${what} N=${r.n} / N=${base.n}, turn by turn: ${builds.map((b, i) => `${(b.ms / first[i]!.ms).toFixed(2)}x`).join(', ')}`);
   }
 }
 
