@@ -29,7 +29,7 @@ import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../../contract/search/one-buffer.ts';
 import { hasTerm, metadataFrequency, queryTerm, scanTopIndex } from './top-index.ts';
-import { expandTerm } from './expand-term.ts';
+import { expandTerm, lastAtMost, oneEditShards } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -978,8 +978,8 @@ export class SearchEngine {
         wildcard: false,
         fuzzy: fuzzyTerm,
         // One edit away: a word starting with the same letter, or with the second (first letter dropped or
-        // swapped). A different first letter is not tried: that would be every shard.
-        shards: fuzzyTerm ? [...new Set([...this.#shardRange(key[0]!), ...this.#shardRange(key[1] ?? key[0]!)])] : this.#shardOf(key),
+        // swapped); only the shards that can hold one (expand-term.ts oneEditShards).
+        shards: fuzzyTerm ? this.#oneEditShards(key) : this.#shardOf(key),
       },
     ];
     if (c.autoPrefix) {
@@ -996,6 +996,12 @@ export class SearchEngine {
   #shardOf(term: string): number[] {
     const starts = this.#starts;
     return this.layout.shards.segments.map((segment, s) => starts[s]! + lastAtMost(segment.first, term));
+  }
+
+  /** The shards of every segment that can hold a term one edit away from `key` (oneEditShards). */
+  #oneEditShards(key: string): number[] {
+    const starts = this.#starts;
+    return this.layout.shards.segments.flatMap((segment, s) => oneEditShards(segment.first, key).map((n) => starts[s]! + n));
   }
 
   /** The shards that can hold terms starting with a prefix, in every segment: at most `max` of a segment's. */
@@ -1201,18 +1207,3 @@ export async function engineFrom(
   return new SearchEngine(top.index(), parsed.data, data, new Analyzer(language), read);
 }
 
-/**
- * The last index of an ascending array whose element is at most `x` (0 when none is): the shard of a segment whose
- * range holds a term (its shards' first terms), the segment of an engine shard (where each segment's numbers start),
- * the cue of a character offset.
- */
-function lastAtMost<T extends string | number>(sorted: readonly T[], x: T): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (sorted[mid]! <= x) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}

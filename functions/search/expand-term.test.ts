@@ -4,7 +4,7 @@
  */
 import type lunr from 'lunr';
 import { describe, expect, it } from 'vitest';
-import { expandTerm, oneEditAway, sortedTerms } from './expand-term.ts';
+import { expandTerm, lastAtMost, oneEditAway, oneEditShards, sortedTerms } from './expand-term.ts';
 import { TokenSets } from './top-index.ts';
 
 // Numbers (an object's keys would order them first), repeated letters (where edits at different positions give
@@ -68,5 +68,37 @@ describe('expandTerm', () => {
     for (const [wildcard, fuzzy] of [[false, false], [true, false], [false, true]] as const) {
       expect(expandTerm(sortedTerms([]), 'bee', wildcard, fuzzy)).toEqual([]);
     }
+  });
+});
+
+describe('oneEditShards', () => {
+  // Every cut of the vocabulary into shards of 1, 2 and 3 terms, and some uneven cuts: the shard of each term one
+  // edit away from a key (first character the key's first or second, as the engine tries) must be among those chosen.
+  const cuts = (size: number) => vocabulary.filter((_, k) => k % size === 0);
+  const layouts = [cuts(1), cuts(2), cuts(3), [vocabulary[0]!, 'b', 'bee', 'c', 's', 'ta', 'tie'], [vocabulary[0]!]];
+
+  it('chooses every shard that holds a one-edit neighbour, for every kind of edit at every position', () => {
+    for (const first of layouts) {
+      for (const key of vocabulary.flatMap(keysFor)) {
+        const chosen = new Set(oneEditShards(first, key));
+        for (const term of vocabulary) {
+          if (!oneEditAway(key, term) || (term[0] !== key[0] && term[0] !== key[1])) continue;
+          expect(chosen.has(lastAtMost(first, term)), `${key} -> ${term} in ${JSON.stringify(first)}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('chooses far fewer shards than the two letters span', () => {
+    // A large show's "t" and "r": shards cut every few terms, as its common words' postings cut them.
+    const words: string[] = [];
+    for (const a of 'tr') for (const b of 'abcdefghijklmnopqrstuvwxyz') for (const c of 'aeiou') for (const d of 'lmnrst') words.push(a + b + c + d + 'er');
+    const first = ['0', ...words.sort().filter((_, k) => k % 3 === 0)];
+    const spanned = first.filter((f) => f.startsWith('t') || f.startsWith('r')).length;
+    const chosen = oneEditShards(first, 'tremor');
+    expect(spanned).toBeGreaterThan(500);
+    expect(chosen.length).toBeLessThan(spanned / 4);
+    // Still every shard with a neighbour: "tremer" (a substitution) and "rtemor"-like swaps are in the vocabulary's range.
+    for (const term of ['tremer', 'trimor', 'remor', 'rtemor']) expect(chosen).toContain(lastAtMost(first, term));
   });
 });
