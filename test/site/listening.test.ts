@@ -411,6 +411,12 @@ describe('an episode list that scales', () => {
       await page.getByRole('link', { name: guest, exact: true }).click();
       await page.waitForURL(/\/episodes\/guest\/[^/]+\/$/);
       expect(await titles(page)).toEqual(newest().filter((e) => e.guests?.includes(guest)).map((e) => e.title));
+      // A guest's page leads back to the whole list, which has the season chips (src/components/listing.ts).
+      const seasonChips = page.locator('.list-filters').getByRole('link', { name: /^Season \d+$/ });
+      expect(await seasonChips.count()).toBe(0);
+      await page.getByRole('link', { name: '← All episodes' }).click();
+      await page.waitForURL(/\/episodes\/$/);
+      expect(await seasonChips.count()).toBe(seasons.length > 1 ? seasons.length : 0);
 
       const topic = episodes.find((e) => e.topics?.length)!.topics![0]!;
       await page.goto(`${server.url}${new URL(episodes.find((e) => e.topics?.includes(topic))!.url).pathname}`);

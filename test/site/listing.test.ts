@@ -3,7 +3,7 @@
  * positions remembered for resume (src/scripts/positions.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { facets, listHref, listPages, listSummary, pagerNumbers, seasons, slugify, type ListPage } from '../../src/components/listing.ts';
+import { facets, listHref, listPages, listSummary, pagerNumbers, seasons, showsSeasonChips, slugify, type ListPage } from '../../src/components/listing.ts';
 import { getPosition, isFinished, resumePoint, savePosition, STORAGE_KEY } from '../../src/scripts/positions.ts';
 
 const episode = (id: number, season: number, guests: string[], topics: string[]) => ({
@@ -26,6 +26,11 @@ describe('episode listings', () => {
     // Another list is another show's (or a later build's): its own seasons.
     expect(seasons(mixed.slice(0, 2))).toEqual([1, 3]);
     expect(seasons(episodes)).toEqual([1, 2]);
+  });
+
+  it('shows the season chips on the whole list and the seasons only, not on each guest and topic', () => {
+    const shown = new Map(listPages(episodes, 12).map((p) => [p.filter.kind, showsSeasonChips(p.filter)]));
+    expect(Object.fromEntries(shown)).toEqual({ all: true, season: true, guest: false, topic: false });
   });
 
   it('cuts every listing into pages, both orders, with stable addresses', () => {
