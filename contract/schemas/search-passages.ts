@@ -25,6 +25,9 @@ import { utf8Length, viewsOfOneBuffer } from '../search/one-buffer.ts';
  *                                 there, so `fieldVectors` is empty: lunr.Index.load reads a shard as it is, and
  *                                 Lunr's own query over it (which would score 0) needs an empty vector per
  *                                 episode, ['text/<id>', []], added by the reader.
+ *   /search/shards/<s>-v<b>.json  segment s's terms whose first character is in bucket b (vocabularyBucket), for
+ *                                 a word looked up one edit away: two of them per segment, then the shards of the
+ *                                 terms found, not every shard that could hold one.
  *   /search/passages/<id>-<c>.json  chunk c of an episode's transcript passages, which `p` numbers from 0: the
  *                                 passages from c × passages.perChunk on (a result loads one chunk, not the
  *                                 whole episode: at N = 1,000, 553 KB of passage JSON per query came down to ~100).
@@ -408,6 +411,24 @@ export function encodePassages(episode: number, passages: Passage[], perChunk = 
  */
 export const SEARCH_LAYOUT_VERSION = 6;
 
+/**
+ * The files a segment's terms are split into by their first character (a vocabulary file each, always all of them):
+ * a word the show does not have is looked up one edit away (a typo) among the terms that start with its first or
+ * second character, so a reader reads two of these small files per segment, then only the shards of the words it
+ * found, instead of every shard that could hold one (at 2,000 episodes 421-629 shard files for one misspelt word).
+ */
+export const VOCABULARY_BUCKETS = [...'abcdefghijklmnopqrstuvwxyz', '0', '_'] as const;
+export type VocabularyBucket = (typeof VOCABULARY_BUCKETS)[number];
+
+/** The vocabulary file of terms starting with `c` (one UTF-16 code unit): a-z their own, digits '0', the rest '_'. */
+export function vocabularyBucket(c: string): VocabularyBucket {
+  if (c >= 'a' && c <= 'z') return c as VocabularyBucket;
+  return c >= '0' && c <= '9' ? '0' : '_';
+}
+
+/** A segment's vocabulary file: its terms in one bucket (vocabularyBucket of their first character), in code-unit order. */
+export const VocabularySchema = z.object({ terms: z.array(z.string()) });
+
 /** The top of the index, at this path of the site; the paths in its layout (shards, passages, records) are the site's too. */
 export const TOP_INDEX_PATH = '/search/lunr-index.json';
 
@@ -433,6 +454,12 @@ export const SearchLayoutSchema = z.object({
         path: z.string(),
         /** The first term of each of its shards, ascending; shard n holds terms t with first[n] <= t < first[n+1]. */
         first: z.array(z.string()).min(1),
+        /**
+         * URL path of the segment's terms that start with one first character (VocabularySchema), `{bucket}`
+         * replaced by vocabularyBucket of it. Absent: a reader looking for words one edit away reads the shards
+         * that can hold one (a build of layout 6 without them).
+         */
+        vocabulary: z.string().optional(),
       }),
     ),
   }),

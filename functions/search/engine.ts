@@ -22,14 +22,15 @@ import type { DataStore } from '../data.ts';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { SearchMoment, SearchResult } from '../../contract/schemas/search.ts';
 import {
-  isPassageChunk, PassageTermsReader, SEARCH_LAYOUT_VERSION, SearchLayoutSchema, TOP_INDEX_PATH, type PassageChunk, type SearchLayout,
+  isPassageChunk, PassageTermsReader, SEARCH_LAYOUT_VERSION, SearchLayoutSchema, TOP_INDEX_PATH, vocabularyBucket, VocabularySchema, type PassageChunk, type SearchLayout,
+  type VocabularyBucket,
 } from '../../contract/schemas/search-passages.ts';
 import { analysePassage, type PassageAnalysis } from '../../contract/search/passage-terms.ts';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../../contract/search/one-buffer.ts';
 import { hasTerm, metadataFrequency, queryTerm, scanTopIndex } from './top-index.ts';
-import { expandTerm, lastAtMost, oneEditShards } from './expand-term.ts';
+import { expandTerm, lastAtMost, oneEditAway, oneEditShards } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -173,6 +174,8 @@ interface Lookup {
   wildcard: boolean;
   fuzzy: boolean;
   shards: number[];
+  /** A fuzzy lookup's terms one edit away, found in the segments' vocabularies (#oneEditNeighbours); its shards hold them. */
+  neighbours?: string[];
 }
 
 /**
@@ -792,6 +795,14 @@ export class SearchEngine {
       if (c.autoPrefix && (await this.#knows(c.term))) clauses[i] = { ...c, autoPrefix: false };
     }
     const lookups = clauses.map((c) => this.#lookups(c, options.fuzzy?.has(c.term) ?? false));
+    await Promise.all(
+      lookups.flat().map(async (l) => {
+        if (!l.fuzzy) return;
+        const found = await this.#oneEditNeighbours(l.key);
+        if (found) Object.assign(l, found);
+        else l.shards = this.#oneEditShards(l.key);
+      }),
+    );
     const metadataMatches = await Promise.all(lookups.map((ls) => Promise.all(ls.map((l) => this.#metadataMatches(l)))));
     const needed = new Set(lookups.flat().flatMap((l) => l.shards));
     const shards = new Map<number, LoadedShard>();
@@ -833,7 +844,7 @@ export class SearchEngine {
         const byTerm = new Map<string, Posting[]>();
         for (const n of l.shards) {
           const shard = shards.get(n)!;
-          const terms = !l.wildcard && !l.fuzzy ? [l.key] : shard.expand(l.key, l.wildcard, l.fuzzy);
+          const terms = !l.wildcard && !l.fuzzy ? [l.key] : (l.neighbours ?? shard.expand(l.key, l.wildcard, l.fuzzy));
           for (const t of terms) {
             const posting = shard.posting(t);
             if (!posting) continue;
@@ -978,8 +989,9 @@ export class SearchEngine {
         wildcard: false,
         fuzzy: fuzzyTerm,
         // One edit away: a word starting with the same letter, or with the second (first letter dropped or
-        // swapped); only the shards that can hold one (expand-term.ts oneEditShards).
-        shards: fuzzyTerm ? this.#oneEditShards(key) : this.#shardOf(key),
+        // swapped). Its shards are those of the words the segments' vocabularies hold, found in rank() before any
+        // shard is read (#oneEditNeighbours), or without them every shard that can hold one (#oneEditShards).
+        shards: fuzzyTerm ? [] : this.#shardOf(key),
       },
     ];
     if (c.autoPrefix) {
@@ -996,6 +1008,49 @@ export class SearchEngine {
   #shardOf(term: string): number[] {
     const starts = this.#starts;
     return this.layout.shards.segments.map((segment, s) => starts[s]! + lastAtMost(segment.first, term));
+  }
+
+  /**
+   * The terms one edit away from `key` that start with its first or second character (expandTerm's fuzzy match, the
+   * rule #lookups gives), from the vocabulary file of each of those characters in every segment, and the shard of
+   * each segment holding one; undefined for a build without vocabularies, or when one does not load (the caller
+   * then reads the shards that can hold such a term).
+   */
+  async #oneEditNeighbours(key: string): Promise<{ neighbours: string[]; shards: number[] } | undefined> {
+    const segments = this.layout.shards.segments;
+    if (!key || segments.some((segment) => !segment.vocabulary)) return undefined;
+    const firsts = new Set([key.charAt(0), key.charAt(1)].filter((c) => c));
+    const buckets = [...new Set([...firsts].map(vocabularyBucket))];
+    const neighbours = new Set<string>();
+    const shards = new Set<number>();
+    try {
+      await Promise.all(
+        segments.flatMap((segment, s) =>
+          buckets.map(async (bucket) => {
+            for (const term of await this.#vocabulary(s, bucket)) {
+              if (!firsts.has(term.charAt(0)) || !oneEditAway(key, term)) continue;
+              neighbours.add(term);
+              shards.add(this.#starts[s]! + lastAtMost(segment.first, term));
+            }
+          }),
+        ),
+      );
+    } catch {
+      return undefined;
+    }
+    return { neighbours: [...neighbours].sort(), shards: [...shards].sort((a, b) => a - b) };
+  }
+
+  /** Segment s's terms of a vocabulary bucket (layout shards.segments[s].vocabulary), in code-unit order. */
+  #vocabulary(s: number, bucket: VocabularyBucket): Promise<readonly string[]> {
+    const path = this.layout.shards.segments[s]!.vocabulary!.replace('{bucket}', bucket);
+    const load = () =>
+      this.#read(path, async (res) => {
+        const parsed = VocabularySchema.safeParse(await res.json());
+        if (!parsed.success) throw new Error(`${path}: not a vocabulary file; rebuild the site`);
+        return parsed.data.terms;
+      });
+    return loadOnce(this.#shards, `v${s}/${bucket}`, 16 * 1024, load, (terms) => 64 + terms.reduce((sum, t) => sum + 40 + 2 * t.length, 0));
   }
 
   /** The shards of every segment that can hold a term one edit away from `key` (oneEditShards). */

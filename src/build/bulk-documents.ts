@@ -265,9 +265,9 @@ export async function* searchDocuments(
     // A segment's tag names what its shards are made of (artifacts.ts): an unchanged segment's are linked from the
     // last build, and its postings never made.
     for (const segment of artifacts.shards.segments) {
-      const paths = segment.first.map((_, n) => segment.shardPath(n));
-      if (options.place?.(contentKey('shard-segment-files', segment.tag), paths)) continue;
-      for (let n = 0; n < paths.length; n++) yield [paths[n]!, segment.shards.json(n)];
+      const files = segment.files();
+      if (options.place?.(contentKey('shard-segment-files', segment.tag), files.map(([path]) => path))) continue;
+      for (const [path, json] of files) yield [path, json()];
     }
     // Last: the thread has had the shards' time to make it.
     if (semantic) yield ['/search/semantic.json', JSON.stringify(await semantic.result)];

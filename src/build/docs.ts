@@ -126,6 +126,11 @@ the site's: fetch them under ${u.base} (a site served under a path keeps them un
   has no field vectors: to run Lunr's own query over it, give it an empty vector per episode with a transcript
   (\`layout.passages.episodes\`), as below; Lunr's \`score\` is then 0 (\`layout.version\` 6;
   version 4 had one set of shards, with the scores, and version 5 a folder of passage files per episode);
+- \`/search/shards/{segment}-v{bucket}.json\` (a segment's \`vocabulary\`, \`{bucket}\` replaced): the segment's
+  terms that start with one character, \`{"terms": [...]}\` in code-unit order; \`{bucket}\` is the letter for a-z,
+  \`0\` for a digit and \`_\` for anything else, every bucket published. To match a word with one typo, read the two
+  files of its first and second characters in each segment, then only the shards of the terms one edit away
+  (beginning with either character) that they hold;
 - \`/search/passages/{id}-{chunk}.json\`: an episode's transcript passages, numbered from 0 as \`p\` refers to
   them, in chunks of \`layout.passages.perChunk\` (passage p is in chunk ⌊p / perChunk⌋, from its \`from\`): \`text\`
   (the cues, one per line), \`starts\` (each cue's start, seconds), \`first\` (each passage's first cue) and \`ends\`;

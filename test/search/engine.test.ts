@@ -5,6 +5,7 @@
 import lunr from 'lunr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema } from '../../contract/schemas/search.ts';
+import { TOP_INDEX_PATH, VOCABULARY_BUCKETS, vocabularyBucket, VocabularySchema, type SearchLayout } from '../../contract/schemas/search-passages.ts';
 import { searchEpisodes, askEpisodes } from '../../functions/search/service.ts';
 import { engineFrom, getEngine, timestamp, withTime, type DocumentReader, type SearchEngine } from '../../functions/search/engine.ts';
 import { loadTopIndex, queryTerm, vocabularyOf } from '../../functions/search/top-index.ts';
@@ -407,5 +408,93 @@ describe('a transcript index in segments (layout 5)', () => {
     expect(kelp.hits.some((h) => h.id > 16)).toBe(true);
     const asked = [await one.ask('where do they talk about kelp and the tide?'), await two.ask('where do they talk about kelp and the tide?')];
     expect(asked[1]!.hits.map((h) => [h.id, h.passage])).toEqual(asked[0]!.hits.map((h) => [h.id, h.passage]));
+  });
+});
+
+describe("a word the show does not have, looked up one edit away in the segments' vocabularies", () => {
+  let files: Record<string, string>;
+  let layout: SearchLayout;
+  beforeAll(async () => {
+    // Small shards, so that a word's neighbours could be in many of them.
+    files = await contentFiles(sampleContent(), { shardBytes: 4096 });
+    layout = (JSON.parse(files[TOP_INDEX_PATH]!) as { layout: SearchLayout }).layout;
+  });
+
+  /** An engine over the files, counting the shard files it reads; `vocabularies: false`: the layout without them. */
+  async function counted(vocabularies: boolean) {
+    const own = { ...files };
+    if (!vocabularies) {
+      const top = JSON.parse(own[TOP_INDEX_PATH]!) as { layout: SearchLayout };
+      for (const segment of top.layout.shards.segments) delete segment.vocabulary;
+      own[TOP_INDEX_PATH] = JSON.stringify(top);
+    }
+    const reads = { shards: 0, vocabularies: 0 };
+    const engine = await getEngine(
+      new DataStore(async (path) => {
+        if (/^\/search\/shards\/.*-v[a-z0-9_]\.json$/.test(path)) reads.vocabularies++;
+        else if (path.startsWith('/search/shards/')) reads.shards++;
+        return path in own ? new Response(own[path]) : new Response(null, { status: 404 });
+      }),
+    );
+    return { engine, reads };
+  }
+
+  it("publishes each segment's terms by first character, every bucket, sorted: the shards' terms, no more", () => {
+    expect(layout.shards.segments.length).toBeGreaterThan(0);
+    for (const segment of layout.shards.segments) {
+      expect(segment.vocabulary).toBe(segment.path.replace('{n}', 'v{bucket}'));
+      const inShards = segment.first.flatMap((_, n) => (JSON.parse(files[segment.path.replace('{n}', String(n))]!) as { invertedIndex: Array<[string]> }).invertedIndex.map(([t]) => t));
+      const inVocabulary: string[] = [];
+      for (const bucket of VOCABULARY_BUCKETS) {
+        const { terms } = VocabularySchema.parse(JSON.parse(files[segment.vocabulary!.replace('{bucket}', bucket)]!));
+        expect(terms).toEqual([...terms].sort());
+        for (const t of terms) expect(vocabularyBucket(t.charAt(0)), t).toBe(bucket);
+        inVocabulary.push(...terms);
+      }
+      expect(inVocabulary.sort()).toEqual([...inShards].sort());
+    }
+  });
+
+  it('finds the same episodes with the same scores as reading every shard that could hold a neighbour, from far fewer shards', async () => {
+    const top = new Set((JSON.parse(files[TOP_INDEX_PATH]!) as { invertedIndex: Array<[string]> }).invertedIndex.map(([t]) => t));
+    const spoken = new Set<string>();
+    for (const segment of layout.shards.segments) {
+      for (const bucket of VOCABULARY_BUCKETS) for (const t of VocabularySchema.parse(JSON.parse(files[segment.vocabulary!.replace('{bucket}', bucket)]!)).terms) spoken.add(t);
+    }
+    // Words of the transcripts only, misspelt each way one edit can: a letter dropped, two swapped, one doubled, and
+    // at the start (the word then starts with its second letter: the first dropped, or swapped with the second).
+    const words = [...spoken].filter((t) => /^[a-z]{6,}$/.test(t) && !top.has(t) && t[0] !== t[1]).filter((_, i) => i % 25 === 0);
+    expect(words.length).toBeGreaterThan(8);
+    const typos = words.flatMap((w) => [w.slice(0, 2) + w.slice(3), w[0] + w[2] + w[1] + w.slice(3), w.slice(0, 4) + w[3] + w.slice(4), w.slice(1), w[1] + w[0] + w.slice(2)]);
+    let found = 0;
+    const total = { vocabulary: 0, shards: 0, before: 0 };
+    for (const typo of typos) {
+      // Each from nothing loaded, as a cold reader (an offline app, a function) asks it.
+      const [vocab, shards] = [await counted(true), await counted(false)];
+      const [a, b] = [await vocab.engine.search(typo), await shards.engine.search(typo)];
+      expect(a.hits.map((h) => h.id), typo).toEqual(b.hits.map((h) => h.id));
+      a.hits.forEach((h, i) => expect(h.score, `${typo} #${i}`).toBe(b.hits[i]!.score));
+      expect(a.fuzzy, typo).toBe(b.fuzzy);
+      if (a.fuzzy && a.hits.length) found++;
+      expect(shards.reads.vocabularies).toBe(0);
+      total.vocabulary += vocab.reads.vocabularies;
+      total.shards += vocab.reads.shards;
+      total.before += shards.reads.shards;
+    }
+    console.log('one edit away, cold:', total);
+    expect(found).toBeGreaterThan(typos.length / 2);
+    expect(total.vocabulary).toBeGreaterThan(0);
+    expect(total.shards * 3).toBeLessThan(total.before);
+  });
+
+  it('reads the shards that could hold a neighbour when a vocabulary file does not load', async () => {
+    const without = Object.fromEntries(Object.entries(files).filter(([path]) => !/-vt\.json$/.test(path)));
+    const engine = await getEngine(memoryStore(without));
+    const word = [...new Set(layout.shards.segments.flatMap((s) => s.first))].find((t) => /^t[a-z]{5,}$/.test(t));
+    expect(word).toBeDefined();
+    const typo = word!.slice(0, 2) + word!.slice(3);
+    const reference = await (await getEngine(memoryStore(files))).search(typo);
+    const r = await engine.search(typo);
+    expect(r.hits.map((h) => h.id)).toEqual(reference.hits.map((h) => h.id));
   });
 });

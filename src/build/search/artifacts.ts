@@ -107,7 +107,7 @@ export function searchFiles(artifacts: SearchArtifacts): Record<string, string> 
     '/search/lunr-index.json': JSON.stringify(artifacts.top),
     '/search/passages.json': JSON.stringify(artifacts.passagesIndex),
   };
-  for (let n = 0; n < artifacts.shards.length; n++) files[artifacts.shards.path(n)] = artifacts.shards.json(n);
+  for (const segment of artifacts.shards.segments) for (const [path, json] of segment.files()) files[path] = json();
   for (const [id, chunks] of artifacts.passages) {
     chunks.forEach((chunk, c) => (files[PASSAGES_PATH.replace('{id}', String(id)).replace('{chunk}', String(c))] = JSON.stringify(chunk)));
   }

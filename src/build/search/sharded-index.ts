@@ -23,7 +23,8 @@
 import lunr from 'lunr';
 import { loadLanguage } from '../../../contract/search/language.ts';
 import {
-  encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, SEARCH_LAYOUT_VERSION, type PassageChunk, type PassageTerms, type SearchLayout,
+  encodePassages, encodePassageTerms, PASSAGES_PER_CHUNK, SEARCH_LAYOUT_VERSION, VOCABULARY_BUCKETS, vocabularyBucket, type PassageChunk, type PassageTerms, type SearchLayout,
+  type VocabularyBucket,
 } from '../../../contract/schemas/search-passages.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
 import { analysePassage } from '../../../contract/search/passage-terms.ts';
@@ -345,7 +346,7 @@ export async function indexAnalysed(
     language: lang.key,
     boosts,
     passagesPerTerm: perTerm,
-    shards: { documents: documentCount, segments: built.map((segment) => ({ path: segment.path, first: segment.first })) },
+    shards: { documents: documentCount, segments: built.map((segment) => ({ path: segment.path, first: segment.first, vocabulary: segment.vocabularyPath('{bucket}') })) },
     passages: {
       path: PASSAGES_PATH,
       perChunk,
@@ -574,6 +575,22 @@ export class ShardSegment {
   shardPath(n: number): string {
     return this.path.replace('{n}', String(n));
   }
+
+  /** URL path of the segment's vocabulary file of a bucket (the layout's `vocabulary` with '{bucket}'). */
+  vocabularyPath(bucket: VocabularyBucket | '{bucket}'): string {
+    return this.path.replace('{n}', `v${bucket}`);
+  }
+
+  /**
+   * Every file the segment publishes, by URL path, with what writes it: its shards, then a vocabulary file per bucket
+   * (all of them, empty or not, so that the paths are known from `first` alone, for a segment kept from the last build).
+   */
+  files(): Array<[path: string, json: () => string]> {
+    return [
+      ...this.first.map((_, n): [string, () => string] => [this.shardPath(n), () => this.shards.json(n)]),
+      ...VOCABULARY_BUCKETS.map((b): [string, () => string] => [this.vocabularyPath(b), () => this.shards.vocabulary(b)]),
+    ];
+  }
 }
 
 /** Every segment's shards, numbered one after the other (segment 0's first), for tests, tools and `astro dev`. */
@@ -653,6 +670,19 @@ export class Shards implements Iterable<SerializedIndex> {
 
   get length(): number {
     return this.#cuts.length;
+  }
+
+  #buckets: Map<VocabularyBucket, string[]> | undefined;
+
+  /** JSON of the segment's terms in one vocabulary bucket (VocabularySchema), in code-unit order. */
+  vocabulary(bucket: VocabularyBucket): string {
+    if (!this.#buckets) {
+      const { terms, textTerms } = this.#postings;
+      const buckets = new Map<VocabularyBucket, string[]>(VOCABULARY_BUCKETS.map((b) => [b, []]));
+      for (const id of textTerms) buckets.get(vocabularyBucket(terms[id]!.charAt(0)))!.push(terms[id]!);
+      this.#buckets = buckets;
+    }
+    return JSON.stringify({ terms: this.#buckets.get(bucket)! });
   }
 
   get(n: number): SerializedIndex {
