@@ -499,13 +499,14 @@ export class SearchEngine {
   readonly #episodes: Map<number, ServiceEpisode> | undefined;
   readonly #read: DocumentReader;
   /**
-   * What is loaded of the index, in one byte budget (SharedBudget) with a share each for the shards and the top
-   * index's matches for a word (keys "s<n>", "m…", #metadataMatches), and the passage chunks and /ask's readings of
-   * them ("<id>/<c>", "t<id>/<c>", #askChunk). Each may use what the other leaves unused: the bench's 200 searches at N = 1,000
-   * need ~13 MB of shards and ~16 MB of chunks, and a fixed split of 32 MB (60/40) had the chunks churn while
-   * shards held space they did not use (1,484 chunk loads instead of 1,191; a search computed anew cost twice as
-   * much). But neither evicts the other below its share: /ask reads ~12 chunks a question, and with one LRU over
-   * both they pushed out the shards every question needs again (1.2 shard reloads a question, ~70 KB to parse).
+   * What is loaded of the index, in one byte budget (SharedBudget) with a share each for the shards, the top index's
+   * matches for a word and the segments' vocabulary files (keys "s<n>", "m…", #metadataMatches, "v<s>/<b>"), and the
+   * passage chunks and /ask's readings of them ("<id>/<c>", "t<id>/<c>", #askChunk). Each may use what the other leaves
+   * unused: the bench's 200 searches at N = 1,000 need ~13 MB of shards and ~16 MB of chunks, and a fixed split of 32 MB
+   * (60/40) had the chunks churn while shards held space they did not use (1,484 chunk loads instead of 1,191; a search
+   * computed anew cost twice as much). But neither evicts the other below its share: /ask reads ~12 chunks a question,
+   * and with one LRU over both they pushed out the shards every question needs again (1.2 shard reloads a question,
+   * ~70 KB to parse).
    */
   readonly #budget: SharedBudget;
   readonly #shards: Lru<string, Promise<unknown>>;

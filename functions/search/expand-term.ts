@@ -109,7 +109,9 @@ export function lastAtMost<T extends string | number>(sorted: readonly T[], x: T
  * then only the shards of the words found). Why: the engine used to read every shard whose range starts with
  * either letter. Those two letters span most of a large show's shards (at 2,000 episodes "tremor", a word the show
  * does not have, read 2,367 of its 3,797 shard files, ~1 s in Node and several seconds in workerd; under ten
- * concurrent cold queries the Cloudflare preview answered none within 10 s; with this, 421). A one-edit neighbour is, by where its edit is: key itself; key with character i
+ * concurrent cold queries the Cloudflare preview answered none within 10 s; this way, 421).
+ *
+ * A one-edit neighbour is, by where its edit is: key itself; key with character i
  * dropped, or swapped with the next; or key[0, i) + any character + key[i + 1, …) (a substitution) or + key[i, …)
  * (an insertion). For i = 0 only the first character's being key[1] counts (a different first letter is not
  * tried: that would be every shard). The fixed strings are one shard each; for a pattern with one free character

@@ -617,11 +617,6 @@ export class ShardSet implements Iterable<SerializedIndex> {
     throw new RangeError(`no shard ${n} (${this.length} shards)`);
   }
 
-  path(n: number): string {
-    const [segment, k] = this.locate(n);
-    return segment.shardPath(k);
-  }
-
   get(n: number): SerializedIndex {
     const [segment, k] = this.locate(n);
     return segment.shards.get(k);
