@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../pipeline/util.ts';
+import { vocabularyBucket } from '../../contract/schemas/search-passages.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'dev-server-'));
@@ -83,8 +84,8 @@ describe('npm run dev serves the search documents at the paths the index names',
     expect(second).toMatchObject({ episode: 12, from: top.layout.passages.perChunk });
   });
 
-  it("the transcript index's shards, by their segment's pattern", async () => {
-    const top = JSON.parse(await text('/search/lunr-index.json')) as { layout: { shards: { segments: Array<{ path: string; first: string[] }> } } };
+  it("the transcript index's shards and vocabularies, by their segment's patterns", async () => {
+    const top = JSON.parse(await text('/search/lunr-index.json')) as { layout: { shards: { segments: Array<{ path: string; first: string[]; vocabulary: string }> } } };
     const [segment] = top.layout.shards.segments;
     const last = segment!.first.length - 1;
     const shard = JSON.parse(await text(segment!.path.replace('{n}', String(last)))) as { invertedIndex: Array<[string, { df: number }]> };
@@ -92,6 +93,9 @@ describe('npm run dev serves the search documents at the paths the index names',
     expect(shard.invertedIndex[0]![0]).toBe(segment!.first[last]);
     expect(shard.invertedIndex[0]![1].df).toBeGreaterThan(0);
     expect((await get(segment!.path.replace('{n}', String(last + 1)))).status).toBe(404);
+    // The segment's terms starting with that shard's first letter include its first term.
+    const bucket = segment!.vocabulary.replace('{bucket}', vocabularyBucket(segment!.first[last]!.charAt(0)));
+    expect((JSON.parse(await text(bucket)) as { terms: string[] }).terms).toContain(segment!.first[last]);
   });
 });
 
