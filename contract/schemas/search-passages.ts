@@ -417,13 +417,19 @@ export const SEARCH_LAYOUT_VERSION = 6;
  * second character, so a reader reads two of these small files per segment, then only the shards of the words it
  * found, instead of every shard that could hold one (at 2,000 episodes 421-629 shard files for one misspelt word).
  */
-export const VOCABULARY_BUCKETS = [...'abcdefghijklmnopqrstuvwxyz', '0', '_'] as const;
+export const VOCABULARY_BUCKETS = [...'abcdefghijklmnopqrstuvwxyz', '0', '_', ...[...'0123456789abcdef'].map((h) => `x${h}`)] as const;
 export type VocabularyBucket = (typeof VOCABULARY_BUCKETS)[number];
 
-/** The vocabulary file of terms starting with `c` (one UTF-16 code unit): a-z their own, digits '0', the rest '_'. */
+/**
+ * The vocabulary file of terms starting with `c` (one UTF-16 code unit): a-z their own, digits '0', the rest of ASCII
+ * '_', and beyond ASCII one of 16 by the code unit's last hex digit: a show in Russian, Greek, Arabic or Korean
+ * (lunr-languages packs the project offers) spreads its words over those, where one file would hold them all.
+ */
 export function vocabularyBucket(c: string): VocabularyBucket {
   if (c >= 'a' && c <= 'z') return c as VocabularyBucket;
-  return c >= '0' && c <= '9' ? '0' : '_';
+  if (c >= '0' && c <= '9') return '0';
+  const code = c.charCodeAt(0);
+  return !(code >= 0x80) ? '_' : (`x${(code & 15).toString(16)}` as VocabularyBucket);
 }
 
 /** A segment's vocabulary file: its terms in one bucket (vocabularyBucket of their first character), in code-unit order. */

@@ -128,7 +128,8 @@ the site's: fetch them under ${u.base} (a site served under a path keeps them un
   version 4 had one set of shards, with the scores, and version 5 a folder of passage files per episode);
 - \`/search/shards/{segment}-v{bucket}.json\` (a segment's \`vocabulary\`, \`{bucket}\` replaced): the segment's
   terms that start with one character, \`{"terms": [...]}\` in code-unit order; \`{bucket}\` is the letter for a-z,
-  \`0\` for a digit and \`_\` for anything else, every bucket published. To match a word with one typo, read the two
+  \`0\` for a digit, \`_\` for the rest of ASCII and \`x0\`–\`xf\` beyond it, by the last hex digit of the
+  character's UTF-16 code; every bucket published. To match a word with one typo, read the two
   files of its first and second characters in each segment, then only the shards of the terms one edit away
   (beginning with either character) that they hold;
 - \`/search/passages/{id}-{chunk}.json\`: an episode's transcript passages, numbered from 0 as \`p\` refers to
