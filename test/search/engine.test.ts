@@ -13,6 +13,8 @@ import { DataStore } from '../../functions/data.ts';
 import { contentWords } from '../../functions/search/query.ts';
 import { languageKey } from '../../contract/search/language.ts';
 import { memoryStore, contentFiles, sampleContent, syntheticEngine } from './helpers.ts';
+import { buildSearchArtifacts, searchFiles } from '../../src/build/search/artifacts.ts';
+import type { LoadedContent } from '../../src/content/load.ts';
 
 describe('ranking rules (made-up episodes)', () => {
   let engine: SearchEngine;
@@ -496,5 +498,34 @@ describe("a word the show does not have, looked up one edit away in the segments
     const reference = await (await getEngine(memoryStore(files))).search(typo);
     const r = await engine.search(typo);
     expect(r.hits.map((h) => h.id)).toEqual(reference.hits.map((h) => h.id));
+  });
+});
+
+describe('a misspelt word in a show beyond ASCII (Russian), through the vocabularies', () => {
+  it("finds it as the shards' way does, from the files of its first two letters", async () => {
+    const episodes = [
+      { id: 1, title: 'Вулканы', cues: [[0, 'Извержение вулкана было сильным.'], [40, 'Лава текла к морю.']] },
+      { id: 2, title: 'Пчёлы', cues: [[0, 'Пчёлы строят соты из воска.'], [40, 'Мёд созревает в сотах.']] },
+    ].map((e) => ({ ...e, chapters: [], cues: e.cues.map(([start, text]) => ({ start: start as number, end: (start as number) + 30, text: text as string })) }));
+    const artifacts = await buildSearchArtifacts({ show: { language: 'ru' } as LoadedContent['show'], episodes: episodes as unknown as LoadedContent['episodes'] });
+    const files = searchFiles(artifacts);
+    const service = JSON.stringify({
+      version: '0', generated_at: new Date(0).toISOString(), urls: {},
+      show: { title: 'Т', description: 'Т', author: 'Т', language: 'ru', siteUrl: 'https://podcast.example', artwork: 'https://podcast.example/a.png', topics: [], platforms: {}, tips: { network: 'base-sepolia' } },
+      episodes: episodes.map((e) => ({ id: e.id, season: 1, title: e.title, url: `https://podcast.example/episodes/${e.id}/`, audio: `https://podcast.example/audio/${e.id}.mp3`, transcript: `https://podcast.example/transcripts/${e.id}.srt` })),
+    });
+    const read: string[] = [];
+    const withVocabulary = await getEngine(new DataStore(async (path) => (read.push(path), path in files || path === '/service.json' ? new Response(path === '/service.json' ? service : files[path]) : new Response(null, { status: 404 }))));
+    const top = JSON.parse(files[TOP_INDEX_PATH]!) as { layout: SearchLayout };
+    for (const segment of top.layout.shards.segments) delete segment.vocabulary;
+    const shardsWay = await getEngine(memoryStore({ ...files, [TOP_INDEX_PATH]: JSON.stringify(top), '/service.json': service }));
+    // "извержение" (eruption) with its second and third letters swapped.
+    const [a, b] = [await withVocabulary.search('ивзержение'), await shardsWay.search('ивзержение')];
+    expect(a.fuzzy).toBe(true);
+    expect(a.hits.map((h) => h.id)).toEqual([1]);
+    expect(b.hits.map((h) => [h.id, h.score])).toEqual(a.hits.map((h) => [h.id, h.score]));
+    const vocabularies = read.filter((p) => /-v[a-z0-9_]+\.json$/.test(p)).map((p) => /-v([a-z0-9_]+)\.json$/.exec(p)![1]);
+    expect(new Set(vocabularies)).toEqual(new Set([vocabularyBucket('и'), vocabularyBucket('в')]));
+    expect(vocabularies.every((b) => /^x[0-9a-f]$/.test(b!))).toBe(true);
   });
 });
