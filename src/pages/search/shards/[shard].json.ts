@@ -7,8 +7,8 @@ import { contentTypeFor } from '../../../../contract/http-policy.ts';
 
 /**
  * Shard n of a segment of the transcript index (/search/shards/<segment>-<n>.json): a serialized Lunr index of the
- * segment's terms in its range (see lunr-index.json); and the segment's vocabulary files (<segment>-v<bucket>.json). In `astro build` the bulk-documents integration writes them
- * (src/build/bulk-documents.ts).
+ * segment's terms in its range (see lunr-index.json); and the segment's vocabulary files
+ * (<segment>-v<bucket>.json). In `astro build` the bulk-documents integration writes them (src/build/bulk-documents.ts).
  */
 export const getStaticPaths = (async () => {
   if (bulkDocumentsWrittenByIntegration()) return [];
