@@ -268,6 +268,7 @@ export async function* searchDocuments(
       const files = segment.files();
       if (options.place?.(contentKey('shard-segment-files', segment.tag), files.map(([path]) => path))) continue;
       for (const [path, json] of files) yield [path, json()];
+      segment.release();
     }
     // Last: the thread has had the shards' time to make it.
     if (semantic) yield ['/search/semantic.json', JSON.stringify(await semantic.result)];

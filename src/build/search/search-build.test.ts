@@ -233,6 +233,21 @@ describe('buildShardedIndex', () => {
     expect(again.shards.segments.map((s) => s.made)).toEqual([false, true]);
   });
 
+  it("lets a segment's postings go once its files are written, and makes the same files again if asked", async () => {
+    const built = await buildShardedIndex(episodes, passages, 'en', undefined, { shardBytes: 2_000, segments: (n: number) => [1, n - 1] });
+    const segment = built.shards.segments[1]!;
+    const written = segment.files().map(([path, json]) => [path, json()]);
+    const first = segment.first;
+    expect(segment.made).toBe(true);
+    segment.release();
+    expect(segment.made).toBe(false);
+    // What the layout names stays without the postings.
+    expect(segment.first).toBe(first);
+    expect(segment.made).toBe(false);
+    expect(segment.files().map(([path, json]) => [path, json()])).toEqual(written);
+    expect(segment.made).toBe(true);
+  });
+
   it('cuts an episode\'s passages into chunks of perChunk, numbered as the postings number them', async () => {
     const built = await buildShardedIndex(episodes, passages, 'en', undefined, { passagesPerChunk: 2 });
     const own = passages.filter((p) => p.episode === 1);
