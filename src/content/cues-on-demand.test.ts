@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadContent, loadCuesOnDemand, type LoadedContent } from './load.ts';
 import { configureParseCache } from './parse-cache.ts';
 import { CUES_CODEC } from './cues-codec.ts';
+import { cuesOnce } from './cues-once.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../content');
 const eager = loadContent(SAMPLE);
@@ -64,6 +65,26 @@ describe('loadCuesOnDemand', () => {
       expect(episode.cues).toEqual([]);
       decode.mockRestore();
     }
+  });
+
+  it('reads the cues once without keeping them (cuesOnce), and gives the kept ones once read', () => {
+    const decode = vi.spyOn(CUES_CODEC, 'decode');
+    const { content } = onDemand(SAMPLE, folder());
+    const episode = content!.episodes.find((e) => e.transcript?.format === 'srt')!;
+    const before = eager.content!.episodes.find((e) => e.id === episode.id)!;
+    const once = cuesOnce(episode);
+    expect(once).toEqual(before.cues);
+    expect(decode).toHaveBeenCalledTimes(1);
+    // Not kept: the field makes them again, and keeps them.
+    const kept = episode.cues;
+    expect(kept).not.toBe(once);
+    expect(kept).toEqual(once);
+    expect(decode).toHaveBeenCalledTimes(2);
+    expect(cuesOnce(episode)).toBe(kept);
+    expect(decode).toHaveBeenCalledTimes(2);
+    // Loaded whole (no cues on demand): the field's own.
+    const whole = eager.content!.episodes.find((e) => e.cues?.length)!;
+    expect(cuesOnce(whole)).toBe(whole.cues);
   });
 
   it('is the same without a cache folder, and when the kept entries are damaged', () => {

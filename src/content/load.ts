@@ -22,6 +22,7 @@ import { keepSrtFacts, knownSrt, learntSrt } from './srt-facts.ts';
 import { FileFacts } from './file-facts.ts';
 import { CUES_CODEC, peekCues } from './cues-codec.ts';
 import { claimedTranscript } from './transcript-prewarm.ts';
+import { readOnce } from './cues-once.ts';
 import { checkCategories } from './itunes-categories.ts';
 import { closestWord } from './did-you-mean.ts';
 
@@ -336,6 +337,7 @@ function loadEpisode(
       get: () => (made ??= make()),
       set: (value: Cue[]) => void (made = value),
     });
+    readOnce(episode, () => made ?? make());
   }
   return episode;
 }

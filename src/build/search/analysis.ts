@@ -13,6 +13,7 @@ import type { Passage } from '../../../contract/schemas/search-passages.ts';
 import { cachedBytesByKey, contentKey, framed, keep, readKept, unframed, type Codec } from '../../content/parse-cache.ts';
 import { SharedClaims } from '../../content/shared-claims.ts';
 import type { Cue } from '../../content/srt.ts';
+import { cuesOnce } from '../../content/cues-once.ts';
 import { cuesCodeIdentity } from '../code-identity.ts';
 import { buildPassages, PASSAGE_WINDOW, type PassageWindow } from './passages.ts';
 import { Analyzer } from '../../../contract/search/analyzer.ts';
@@ -341,7 +342,8 @@ function showGroups(episodes: readonly ShowEpisode[], window: PassageWindow): Gr
   const kept = (identity && readKept(PASSAGE_KEYS, PASSAGE_KEYS_CODEC)) || new Map<string, string>();
   const used = new Map<string, string>();
   const groups: Group[] = [];
-  const textsOf = (e: ShowEpisode) => buildPassages([e], window).map((p) => p.cues.map(([, text]) => text).join(' '));
+  // Each episode's cues are read once here: not kept by this read (cuesOnce), a show's would stay on the heap.
+  const textsOf = (e: ShowEpisode) => buildPassages([{ id: e.id, cues: cuesOnce(e) }], window).map((p) => p.cues.map(([, text]) => text).join(' '));
   for (const e of [...episodes].sort((a, b) => a.id - b.id)) {
     const digest = e.transcript?.digest;
     const key = identity && digest ? contentKey(identity, `${e.transcript!.format}\0${digest}`) : undefined;
