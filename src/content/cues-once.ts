@@ -1,9 +1,9 @@
 /**
  * An episode's cues for a reader that needs them once. Made on demand (src/content/load.ts, loadCuesOnDemand) and
  * not read yet, they are decoded for that call and not kept. The search part of the bulk documents reads every
- * episode's for its analysis, which keeps what it needs of them; kept, they were ~40% of that thread's heap to the
- * end of the build (~190 of 470 MB at 1,000 episodes), marked again by every full collection while it wrote the
- * shards.
+ * episode's for its analysis, which keeps what it needs of them. Kept, they stayed on that thread's heap to the end
+ * of the build, marked again by every full collection while it wrote the shards: its live heap was 470 MB at the end
+ * of a 1,000-episode build, 359 MB read so (bench/RESULTS.md, forty-ninth session).
  */
 import type { Cue } from './srt.ts';
 
