@@ -433,7 +433,7 @@ describe("a word the show does not have, looked up one edit away in the segments
     const reads = { shards: 0, vocabularies: 0 };
     const engine = await getEngine(
       new DataStore(async (path) => {
-        if (/^\/search\/shards\/.*-v[a-z0-9_]\.json$/.test(path)) reads.vocabularies++;
+        if (/^\/search\/shards\/.*-v[a-z0-9_]+\.json$/.test(path)) reads.vocabularies++;
         else if (path.startsWith('/search/shards/')) reads.shards++;
         return path in own ? new Response(own[path]) : new Response(null, { status: 404 });
       }),
