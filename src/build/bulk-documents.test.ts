@@ -2,9 +2,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configureParseCache, parseCacheStats } from '../content/parse-cache.ts';
-import { loadContentOrThrow } from '../content/load.ts';
+import { loadContentOrThrow, loadCuesOnDemand } from '../content/load.ts';
+import { CUES_CODEC } from '../content/cues-codec.ts';
 import { bulkDocuments, bulkDocumentsWrittenByIntegration, episodeDocuments, setBulkDocumentsWrittenByIntegration, showDocuments } from './bulk-documents.ts';
 import { buildSearchIndexJson } from './search/search-index-document.ts';
 import { searchArtifacts, searchFiles } from './search/artifacts.ts';
@@ -110,6 +111,39 @@ describe('bulk documents', () => {
       expect(editedText).toBe(JSON.stringify(buildSearchIndexJson(edited)));
       expect(editedText).toContain('Edited words.');
     } finally {
+      configureParseCache(undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the episodes part reads each episode's cues without keeping them, and makes the same documents", async () => {
+    // As the build's threads load the content: each SubRip transcript's cues made when read, from the content
+    // cache's entry (src/content/load.ts).
+    const dir = mkdtempSync(join(tmpdir(), 'episode-documents-'));
+    configureParseCache(dir);
+    loadCuesOnDemand(true);
+    const decode = vi.spyOn(CUES_CODEC, 'decode');
+    try {
+      const onDemand = loadContentOrThrow(join(import.meta.dirname, '../../content'), {});
+      loadCuesOnDemand(false);
+      const docs = new Map<string, string>();
+      for (const [path, body] of showDocuments(onDemand)) docs.set(path, String(body));
+      for await (const [path, body] of episodeDocuments(onDemand)) docs.set(path, String(body));
+      const made = decode.mock.calls.length;
+      const srt = onDemand.episodes.filter((e) => e.transcript?.format === 'srt');
+      expect(srt.length).toBeGreaterThan(1);
+      expect(made).toBeGreaterThanOrEqual(srt.length);
+      // None kept: reading the field now makes each episode's again (kept, it would make none).
+      for (const e of srt) expect(e.cues?.length, `episode ${e.id}`).toBeGreaterThan(0);
+      expect(decode.mock.calls.length - made).toBe(srt.length);
+      const expected = new Map<string, string>();
+      for (const [path, body] of showDocuments(content)) expected.set(path, String(body));
+      for await (const [path, body] of episodeDocuments(content)) expected.set(path, String(body));
+      expect([...docs.keys()]).toEqual([...expected.keys()]);
+      for (const [path, body] of expected) expect(docs.get(path), path).toBe(body);
+    } finally {
+      loadCuesOnDemand(false);
+      decode.mockRestore();
       configureParseCache(undefined);
       rmSync(dir, { recursive: true, force: true });
     }

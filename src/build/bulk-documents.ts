@@ -26,6 +26,7 @@ import { buildSearchIndexJson, entryText, searchIndexDocument } from './search/s
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { languageKey, loadLanguage } from '../../contract/search/language.ts';
 import { buildPassages } from './search/passages.ts';
+import { cuesOnce } from '../content/cues-once.ts';
 import type { LoadedContent } from '../content/load.ts';
 
 const FLAG = Symbol.for('podcast-listener-service.bulk-documents');
@@ -170,7 +171,8 @@ export async function* episodeDocuments(
     const digest = e.transcript?.digest;
     const byTranscript = identity && digest ? contentKey(identity, `${e.id}\0${e.transcript!.format}\0${digest}`) : undefined;
     if (place(byTranscript, (files) => (files % 2 ? [] : [...paths(PASSAGES_PATH, files / 2), ...paths(PASSAGE_TERMS_PATH, files / 2)]))) continue;
-    const passages = buildPassages([e]);
+    // Read once and not kept (cuesOnce): kept, every episode's stayed on this thread's heap to the end of the build.
+    const passages = buildPassages([{ id: e.id, cues: cuesOnce(e) }]);
     if (!passages.length) continue;
     const key = byTranscript ?? (identity && contentKey(identity, JSON.stringify(passages)));
     const chunks = Math.ceil(passages.length / PASSAGES_PER_CHUNK);

@@ -18,6 +18,7 @@
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { SearchIndexSchema } from '../../../contract/schemas/search.ts';
 import type { LoadedEpisode } from '../../content/load.ts';
+import { cuesOnce } from '../../content/cues-once.ts';
 
 /** The text of each episode's SearchIndex entry: its title, description and transcript's words (`transcript`). */
 function searchIndexText(episode: Pick<LoadedEpisode, 'title' | 'desc'>, transcript: string): string {
@@ -26,9 +27,10 @@ function searchIndexText(episode: Pick<LoadedEpisode, 'title' | 'desc'>, transcr
 
 /**
  * An episode's transcript as its entry holds it: its cues' texts, one space between. The build keeps it by the
- * transcript's digest (src/build/bulk-documents.ts), so that a rebuild makes no cue of an unchanged episode.
+ * transcript's digest (src/build/bulk-documents.ts), so that a rebuild makes no cue of an unchanged episode. The cues
+ * are read without keeping them (cuesOnce): the thread that makes this document goes on to the episodes' other files.
  */
-export const cueTexts = (episode: Pick<LoadedEpisode, 'cues'>): string => (episode.cues ?? []).map((c) => c.text).join(' ');
+export const cueTexts = (episode: Pick<LoadedEpisode, 'cues'>): string => (cuesOnce(episode) ?? []).map((c) => c.text).join(' ');
 
 /** The contract's SearchIndex as an object (the route serves it in `astro dev`; tests compare against it). */
 export function buildSearchIndexJson(episodes: ReadonlyArray<Pick<LoadedEpisode, 'id' | 'title' | 'desc' | 'cues'>>): Record<string, string> {
