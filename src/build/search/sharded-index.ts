@@ -31,6 +31,7 @@ import { analysePassage } from '../../../contract/search/passage-terms.ts';
 import { FIELD_BOOSTS, type IndexedEpisode, type SearchField } from './lunr-index.ts';
 import type { BuiltPassage } from './passages.ts';
 import { analysePassages, type AnalysedPassages } from './analysis.ts';
+import { episodeKeyed } from './episode-keyed.ts';
 
 /** The episode-level fields of the top-level index (the transcript has its own, sharded). */
 export const DOC_FIELDS = ['title', 'description', 'guests', 'topics', 'chapters'] as const satisfies readonly SearchField[];
@@ -288,15 +289,14 @@ export async function indexAnalysed(
   const topInverted: SerializedIndex['invertedIndex'] = topTerms.map((id, index) => {
     const posting: Record<string, unknown> = { _index: index };
     for (const f of DOC_FIELDS) {
-      const refs: Record<string, object> = {};
-      for (const [episode, score] of docPostings.get(id)!.get(f) ?? []) {
-        refs[episode] = {};
+      const list = docPostings.get(id)!.get(f) ?? [];
+      for (const [episode, score] of list) {
         const key = `${f}/${episode}`;
         let v = topVectors.get(key);
         if (!v) topVectors.set(key, (v = []));
         v.push(index, score);
       }
-      posting[f] = refs;
+      posting[f] = episodeKeyed(list.map(([episode]) => [episode, {}]));
     }
     return [terms[id]!, posting];
   });
@@ -697,16 +697,14 @@ export class Shards implements Iterable<SerializedIndex> {
     const end = this.#cuts[n + 1] ?? textTerms.length;
     for (let k = this.#cuts[n]!; k < end; k++) {
       const id = textTerms[k]!;
-      const refs: Record<string, { p: number[] }> = {};
+      const refs: Array<[number, { p: number[] }]> = [];
       for (let r = termStart[id]!; r < termStart[id + 1]!; r++) {
         const at = byTerm[r]!;
-        // An integer key (`| 0`): a double from the Float64Array would be a slow property name.
-        const episode = data[at + 1]! | 0;
         const p: number[] = [];
         for (let j = at + 3, stop = at + 3 + 2 * data[at + 2]!; j < stop; j++) p.push(data[j]!);
-        refs[episode] = { p };
+        refs.push([data[at + 1]!, { p }]);
       }
-      invertedIndex.push([terms[id]!, { _index: invertedIndex.length, df: df[id]!, text: refs }]);
+      invertedIndex.push([terms[id]!, { _index: invertedIndex.length, df: df[id]!, text: episodeKeyed(refs) }]);
     }
     return {
       version: lunr.version,
