@@ -125,7 +125,6 @@ describe('bulk documents', () => {
     const decode = vi.spyOn(CUES_CODEC, 'decode');
     try {
       const onDemand = loadContentOrThrow(join(import.meta.dirname, '../../content'), {});
-      loadCuesOnDemand(false);
       const docs = new Map<string, string>();
       for (const [path, body] of showDocuments(onDemand)) docs.set(path, String(body));
       for await (const [path, body] of episodeDocuments(onDemand)) docs.set(path, String(body));

@@ -1,9 +1,10 @@
 /**
  * An episode's cues for a reader that needs them once. Made on demand (src/content/load.ts, loadCuesOnDemand) and
- * not read yet, they are decoded for that call and not kept. The search part of the bulk documents reads every
- * episode's for its analysis, which keeps what it needs of them. Kept, they stayed on that thread's heap to the end
- * of the build, marked again by every full collection while it wrote the shards: its live heap was 470 MB at the end
- * of a 1,000-episode build, 359 MB read so (bench/RESULTS.md, forty-ninth session).
+ * not read yet, they are decoded for that call and not kept. Both parts of the bulk documents read every episode's:
+ * the search part for its analysis, the episodes part for /search-index.json's text and the passage files. Kept,
+ * they stayed on each thread's heap to the end of the build, marked again by every full collection: the search
+ * thread's live heap was 470 MB at the end of a 1,000-episode build, 359 MB read so; the episodes thread's 225 MB,
+ * 69 MB read so (bench/RESULTS.md, forty-ninth and fiftieth sessions).
  */
 import type { Cue } from './srt.ts';
 
