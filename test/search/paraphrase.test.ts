@@ -262,6 +262,15 @@
  * w 0.3, m 0.3: 0.680; w 1, m 0: 0.680; w 0 or 0.5, m 0.5: 0.664 (hit@1 0.641); w 0 or 1, m 1: 0.648; 3 shared
  * terms, w 0.5, m 0.5: 0.664. The lines sit where the speakers use their rare words (names, terms of art), which
  * the passages the question already finds hold too; no tune question gains.
+ *
+ * Fifty-first session, tried and not kept: related terms two steps away. Each related term a question word gains lent
+ * its own related terms from /search/semantic.json (the first n, at w x its weight, never over a term already there):
+ * "live" gains "home", and through it "place" and "residence". Moment MRR tune / held out / fresh, speakers' words
+ * hit@1, overall (baseline 0.680 / 0.505 / 0.591, 1.000, 0.700): every question word, w 0.5 and 1, n 6: 0.648 / 0.505 /
+ * 0.572 and 0.648 / 0.505 / 0.566, 1.000, 0.683; w 0.2, n 6: 0.641 / 0.536 / 0.569, 1.000, 0.687; w 0.2, n 2 and w 0.1,
+ * n 3: 0.664 / 0.536 / 0.572, 1.000, 0.700. Only for question words the show never uses (where a bridge is missing): w
+ * 0.3, n 3 and w 0.6, n 6 move no figure; w 1, n 6: fresh 0.590, the rest unchanged. The second step brings the
+ * neighbours' senses, not the listener's: tune only falls.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
