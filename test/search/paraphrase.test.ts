@@ -300,8 +300,9 @@
  *     episode factor 1 + w x coverage: w 0.3 moves nothing; w 1 0.677 / 0.504 / 0.585 / 1.000, 0.698; w 3 0.668 /
  *     0.503 / 0.604 / 1.000, 0.693; the framing discount for every passage of the first chapter (the welcome):
  *     0.664 / 0.505 / 0.572 / 1.000, 0.691;
- *   - moments offered never next to a better one (MOMENT.adjacent 1): tune's offered hit@3 0.734 -> 0.750, no other
- *     figure moves, and the request path would keep every passage of every hit for it (QueryMatches);
+ *   - moments offered never next to a better one (MOMENT.adjacent 1): tune's offered hit@3 0.734 -> 0.750, the
+ *     offered MRRs up by at most 0.006 (fresh 0.619 -> 0.625), no per-result figure moves; and the request path would
+ *     keep every passage of every hit for it (QueryMatches);
  *   - of the moments scoring within d of the best, the earliest as the result's start (the listener hears both):
  *     d 0.05 0.680 / 0.443 / 0.572 / 1.000, 0.683; d 0.1 0.633 / 0.443 / 0.516 / 1.000, 0.658; d 0.2 0.602 / 0.380 /
  *     0.478 / 0.920, 0.609; the latest, d 0.1: 0.617 / 0.536 / 0.535 / 0.960, 0.667;
