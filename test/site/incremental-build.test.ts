@@ -8,7 +8,7 @@
  * build's output folder, as an editor's does: the old output is moved aside and removed
  * (src/integration/replace-out-dir.ts), keeping only a .git.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -75,7 +75,13 @@ describe('a rebuild after adding an episode', () => {
   let previousPages = new Map<string, number>();
   /** Likewise of some of its bulk documents (an episode's transcripts, passage files, chapters and record). */
   const previousDocuments = new Map<string, number>();
-  let previousEdited = 0;
+  /**
+   * A second name for the previous output's file of the edited transcript, taken before the rebuild: while it is
+   * held, the file system cannot give that file's inode number to a new file (it did once, and the rebuilt file
+   * seemed to be the old one: a fresh clone's CI, 2026-12-01), and it shows whether the old file's bytes were
+   * written over in place.
+   */
+  let heldEdited = '';
 
   beforeAll(async () => {
     // The sample with a 14th episode: the 13th's page as a template (it has no transcript), the 12th's transcript.
@@ -117,7 +123,10 @@ describe('a rebuild after adding an episode', () => {
     for (const path of ['/transcripts/001-sourdough.srt', '/transcripts/001-sourdough.json', '/search/passages/1-0.json', '/search/passage-terms/1-0.json', '/chapters/1.json', '/search/records/1.json']) {
       previousDocuments.set(path, statSync(join(previous, 'client', path)).ino);
     }
-    previousEdited = statSync(join(previous, 'client/transcripts/007-mushrooms.srt')).ino;
+    heldEdited = `${previous}-held-007-mushrooms.srt`;
+    rmSync(heldEdited, { force: true });
+    linkSync(join(previous, 'client/transcripts/007-mushrooms.srt'), heldEdited);
+    cleanup.push(() => rmSync(heldEdited, { force: true }));
     // A document of a folder the rebuild takes whole that no build makes: removed before the folder is published.
     writeFileSync(join(previous, 'client/search/passages/99-0.json'), '{}');
     mkdirSync(join(previous, '.git'));
@@ -196,7 +205,8 @@ describe('a rebuild after adding an episode', () => {
     // The new episode's are made this time.
     for (const path of ['/transcripts/014-chess-again.srt', '/search/passages/14-0.json', '/search/records/14.json']) expect(stillOneOf(kept, inode(path)), path).toBe(false);
     expect(rebuiltFiles.has('/search/passages/99-0.json')).toBe(false);
-    expect(inode('/transcripts/007-mushrooms.srt')).not.toBe(previousEdited);
+    expect(inode('/transcripts/007-mushrooms.srt')).not.toBe(statSync(heldEdited).ino);
+    expect(readFileSync(heldEdited, 'utf8')).toContain('one thing deeply.');
     expect(rebuiltFiles.get('/transcripts/007-mushrooms.srt')!.toString()).toContain('one thing very deeply.');
 
     expect([...rebuiltFiles.keys()].sort()).toEqual([...scratchFiles.keys()].sort());
