@@ -360,6 +360,14 @@
  * bed, asleep, wake, rem at l 1), as the show's own co-occurrence and GloVe's did. l 0.5 / 1, w 0.3, c 0.55-0.6, k 6:
  * tune 0.648-0.659, held out 0.505, fresh 0.572-0.575, overall 0.683-0.689; k 10: tune 0.617-0.637, held out
  * 0.505-0.537, overall 0.675-0.685 (speakers' words 1.000).
+ *
+ * The encoder's ceiling by these routes, measured with the encoder on the question too (as a probe: 13 ms a question on
+ * the request path is more than /ask's 10-ms p99): the thirty-second session's closest window of two lines as a moment
+ * factor 1 + w x max(0, cosine - c) (2,231 windows, 43 s), over today's /ask: w 0.5 / 1 / 1.5, c 0.2: 0.695 / 0.536 /
+ * 0.591, 0.716; 0.711 / 0.536 / 0.591, 0.725; 0.711 / 0.505 / 0.591, 0.716 (c 0.4 at w 1 the same as c 0.2); with the
+ * lexicon's best (c 0.6, k 10, w 0.3) beside it, w 0.5 / 1 / 1.5: 0.715 / 0.537 / 0.601, 0.727; 0.730 / 0.537 / 0.619,
+ * 0.735 (hit@3 tune 0.750, held out 0.531; c 0.3 the same); 0.715 / 0.506 / 0.619, 0.719 (speakers' words 1.000). Both
+ * together, and neither shippable, leave held-out hit@3 at 0.531 and overall at 0.735.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
