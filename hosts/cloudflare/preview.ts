@@ -5,7 +5,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
 import { buildRefusal } from '../node/build-guard.ts';
@@ -57,18 +56,9 @@ const PASSED = SERVICE_ENV_NAMES.filter((name) => name !== 'REDIS_URL');
 const vars = PASSED.filter((name) => env[name]).flatMap((name) => ['--var', `${name}:${env[name]}`]);
 
 // wrangler's devtools inspector defaults to port 9229 for every instance: a second preview (or a debugger already
-// listening) would make it exit. A free port each time, unless one is asked for.
-const inspectorPort =
-  env.INSPECTOR_PORT ||
-  String(
-    await new Promise<number>((done, fail) => {
-      const probe = createServer().once('error', fail);
-      probe.listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as { port: number };
-        probe.close(() => done(free));
-      });
-    }),
-  );
+// listening) would make it exit. Port 0 lets the system choose one as it binds, unless one is asked for; a port
+// probed free beforehand could be taken by another process before wrangler binds it.
+const inspectorPort = env.INSPECTOR_PORT || '0';
 
 const child = spawn(
   process.execPath,

@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnService, startServer, type RunningServer } from './server.ts';
-import { freePort } from '../pipeline/util.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -24,7 +23,9 @@ export async function startHost(host: HostName, options: { distDir: string; env?
   return spawnService({
     command: process.execPath,
     args: [resolve(ROOT, 'hosts/cloudflare/preview.ts')],
-    env: { ...env, PORT: String(await freePort()), WRANGLER_PERSIST_DIR: persist },
+    // PORT 0: wrangler binds a port the system chooses and names it in its "Ready on" line. A port probed free
+    // beforehand was once taken by another test's process in the seconds before wrangler bound it.
+    env: { ...env, PORT: '0', WRANGLER_PERSIST_DIR: persist },
     name: 'cloudflare preview',
     readyUrl: (line) => /Ready on (http:\/\/\S+)/.exec(line)?.[1],
     onStop: () => rmSync(persist, { recursive: true, force: true }),
