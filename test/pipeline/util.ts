@@ -79,17 +79,23 @@ export function waitForLog(server: RunningServer, match: (e: LogEntry) => boolea
   });
 }
 
-/** A port nobody listens on right now (for servers that need a number up front: Redis, workerd). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
+/**
+ * A port nobody listens on right now, for servers that need a number up front and may be restarted on it (Redis,
+ * astro dev, the bench's inspector). Chosen below the system's ephemeral range (Linux: 32768-60999), which every
+ * `listen(0)` and every outgoing connection draws from: a port probed free there could be handed to another test's
+ * socket before the server binds it (a CI run once lost the Cloudflare preview so, when it still took a number).
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * 22_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+    if (attempt === 50) throw new Error('no free port below the ephemeral range after 50 tries');
+  }
 }
 
 /** The body of a raw HTTP/1.1 answer (chunked or not). */
