@@ -56,13 +56,18 @@ describe('lazy()', () => {
 describe('importOnce()', () => {
   it('shares one pending import between callers, and forgets a failure', async () => {
     let fail = true;
+    // The first load stays pending until both callers have asked: they must share it.
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
     const load = vi.fn(async () => {
-      await new Promise((done) => setTimeout(done, 5));
+      await gate;
       if (fail) throw new Error('nope');
       return 42;
     });
     const get = importOnce(load);
-    const [a, b] = await Promise.allSettled([get(), get()]);
+    const both = Promise.allSettled([get(), get()]);
+    release();
+    const [a, b] = await both;
     expect(a.status).toBe('rejected');
     expect(b.status).toBe('rejected');
     expect(load).toHaveBeenCalledTimes(1);
