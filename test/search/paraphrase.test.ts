@@ -377,6 +377,23 @@
  * with their own vectors (the encoder on the show's spellings, so not shippable), w 0.3: 0.715 / 0.536 / 0.582 / 1.000,
  * overall 0.727 (held-out hit@3 0.531). The gain needs the show's own spellings encoded ("bakers", "called"); a lemma's
  * vector in their place undoes it.
+ *
+ * Fifty-fifth session, tried and not kept: personalized PageRank over WordNet (the random walk of Agirre and Soroa's
+ * UKB), the question's other words as context. One graph of 265,269 nodes (every synset and every lemma) and 2.05
+ * million edges: every pointer, each lemma to its synsets, and each synset to the lemmas of its definition's words
+ * at 0.5 (examples left out). For each content word, the walk (damping 0.85, 30 steps) starts on its lemma (1) and
+ * the question's other words (c); the show's 3,450 lemmas are ranked by their mass over their mass under a walk from
+ * every lemma (to the power 0.5, which demotes hubs); the first k become related terms at w x (score / the first's),
+ * for that word. c 0.5 gives every word the question's topic ("can I catch up on lost rest at the weekend?": spend,
+ * sunday, pillow, trip for each word); c 0.1 keeps the word's own (blow -> erupt, haze -> smoke, dust; timekeeper ->
+ * track, hours, clock 9th; juice -> squeeze, fruit, jelly, never nectar; rest -> never sleep). Moment MRR tune / held
+ * out / fresh / speakers' words, overall (baseline 0.680 / 0.505 / 0.591 / 1.000, 0.700): c 0.5, w 0.3, k 3 / 5 / 10:
+ * 0.633 / 0.514 / 0.585, 0.677; 0.617 / 0.517 / 0.575, 0.670; 0.617 / 0.485 / 0.547, 0.661; k 5, w 0.6: 0.583 / 0.454
+ * / 0.547, 0.635; c 0.1, w 0.15, k 3 / 5 / 10: 0.672 / 0.505 / 0.591, 0.696; 0.672 / 0.443 / 0.591, 0.679; 0.641 /
+ * 0.475 / 0.575, 0.671; k 3, w 0.3: 0.641 / 0.474 / 0.575, 0.671; only for question words the show never uses, k 3 /
+ * 5 / 10, w 0.3 / 0.5 / 1: 0.664 / 0.536 / 0.572, 0.700; 0.659 / 0.536 / 0.572, 0.697; 0.607 / 0.505 / 0.608, 0.661
+ * (speakers' words 1.000 throughout). Like the show's co-occurrence and GloVe, the walk finds the topic, which every
+ * passage of the right episode shares; tune only falls.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
