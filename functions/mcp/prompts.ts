@@ -133,18 +133,25 @@ export async function complete(params: Params, ctx: RequestContext): Promise<Com
     throw new RpcError(RPC_ERROR.invalidParams, 'params.ref ({type, name} or {type, uri}) and params.argument ({name, value}) are required.');
   }
   if (ref.type === 'ref/prompt') {
-    if (typeof ref.name !== 'string' || !isPromptName(ref.name)) {
-      throw new RpcError(RPC_ERROR.invalidParams, `Unknown prompt: ${String(ref.name)}. Available prompts: ${PROMPT_LIST.map((p) => p.name).join(', ')}.`);
+    if (typeof ref.name !== 'string') throw new RpcError(RPC_ERROR.invalidParams, 'params.ref.name must be a string: the name of a prompt (see prompts/list).');
+    if (!isPromptName(ref.name)) {
+      throw new RpcError(RPC_ERROR.invalidParams, `Unknown prompt: ${ref.name}. Available prompts: ${PROMPT_LIST.map((p) => p.name).join(', ')}.`);
     }
   } else if (ref.type === 'ref/resource') {
+    if (typeof ref.uri !== 'string') throw new RpcError(RPC_ERROR.invalidParams, 'params.ref.uri must be a string: a resource template (see resources/templates/list).');
     if (!RESOURCE_TEMPLATES.some((t) => t.uriTemplate === ref.uri)) {
-      throw new RpcError(RPC_ERROR.invalidParams, `Unknown resource template: ${String(ref.uri)}.`);
+      throw new RpcError(RPC_ERROR.invalidParams, `Unknown resource template: ${ref.uri}.`);
     }
   } else {
     throw new RpcError(RPC_ERROR.invalidParams, 'params.ref.type must be "ref/prompt" or "ref/resource".');
   }
+  // MCP types the value as a string; anything else (an object whose toString is not a function cannot even be
+  // printed) is the client's mistake, not the server's.
+  if (argument.value !== undefined && typeof argument.value !== 'string') {
+    throw new RpcError(RPC_ERROR.invalidParams, 'params.argument.value must be a string: what the user has typed so far.');
+  }
   if (argument.name !== 'id') return { completion: { values: [], hasMore: false } };
-  const typed = String(argument.value ?? '').replace(/^#/, '');
+  const typed = (argument.value ?? '').replace(/^#/, '');
   const ids = (await ctx.data.service()).episodes
     .map((e) => String(e.id))
     .filter((id) => id.startsWith(typed))

@@ -63,12 +63,41 @@ describe('JSON-RPC errors', () => {
       { jsonrpc: '2.0', id: 9, method: 'tools/list', params: [1, 2] },
       request('tools/list', { cursor: 'page-2' }),
       request('initialize', { capabilities: {} }),
+      // completion/complete's strings, each an object that cannot even be printed (its toString is not a function).
+      request('completion/complete', { ref: { type: 'ref/prompt', name: 'summarize_episode' }, argument: { name: 'id', value: { toString: 1 } } }),
+      request('completion/complete', { ref: { type: 'ref/prompt', name: { toString: 1 } }, argument: { name: 'id', value: '1' } }),
+      request('completion/complete', { ref: { type: 'ref/resource', uri: { toString: null } }, argument: { name: 'id', value: '1' } }),
     ];
     for (const body of cases) {
       const r = await rpc(body, V('2025-11-25'));
       expect(r.status, JSON.stringify(body)).toBe(200);
       expect(r.body.error?.code, JSON.stringify(body)).toBe(-32602);
       expect(r.body.id).toBe(body.id);
+    }
+  });
+
+  it('never fails on the server side (-32603) when a string param is an object that cannot be printed', async () => {
+    const poison = { toString: 1, valueOf: null };
+    const params = {
+      name: poison,
+      uri: poison,
+      cursor: poison,
+      protocolVersion: poison,
+      arguments: { id: poison, query: poison, limit: poison, topic: poison },
+      ref: { type: 'ref/prompt', name: poison },
+      argument: { name: 'id', value: poison },
+    };
+    const methods = ['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete'];
+    for (const method of methods) {
+      const r = await rpc(request(method, params), method === 'initialize' ? {} : V('2025-11-25'));
+      expect(r.status, method).toBeLessThan(500);
+      expect(r.body.error?.code, `${method}: ${r.text}`).not.toBe(-32603);
+    }
+    // And as tools/call's arguments for each tool, the one place a tool reads them.
+    for (const name of ['search_episodes', 'get_episode', 'get_latest_episode', 'list_episodes', 'subscribe_via_rss']) {
+      const r = await rpc(request('tools/call', { name, arguments: { query: poison, id: poison, limit: poison, offset: poison } }), V('2025-11-25'));
+      expect(r.body.error?.code, `${name}: ${r.text}`).not.toBe(-32603);
+      expect(r.text, name).not.toMatch(/failed on the server side/);
     }
   });
 
