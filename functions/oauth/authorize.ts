@@ -7,6 +7,12 @@
  * POST /oauth/register, matched exactly; RFC 9700 §4.1.3). A bad response_type or client_id, or a redirect URI that
  * is not trusted, is answered here and never redirected: an HTML page for a browser, the 400 envelope for anything
  * else. Once the URI is trusted, other problems go back to it as error parameters (RFC 6749 §4.1.2.1).
+ *
+ * Registration is open to anyone, so a URI trusted only because someone registered it is not the show's word:
+ * anyone could register a phishing page and mail out an authorize link on the show's address (RFC 9700 §4.11.2).
+ * A browser navigating here on such a URI gets a page naming where it leads, with a link to follow, instead of an
+ * automatic redirect; apps and agents fetching the endpoint themselves, loopback URIs and the URIs the show's
+ * operator listed are still redirected at once.
  */
 import { ApiError, apiErrorResponse } from '../errors.ts';
 import type { Handler } from '../types.ts';
@@ -26,7 +32,7 @@ export const getAuthorize: Handler = async (request, ctx) => {
   }
 };
 
-const authorize: Handler = async (_request, ctx) => {
+const authorize: Handler = async (request, ctx) => {
   const q = ctx.url.searchParams;
   const { issuer, ring } = await oauthContext(ctx);
   rejectRepeated(q);
@@ -47,11 +53,14 @@ const authorize: Handler = async (_request, ctx) => {
 
   // From here on the redirect URI is trustworthy: errors travel back to the client.
   const state = q.get('state');
+  const confirmFirst = trust.via === 'registration' && isBrowserNavigation(request);
+  const show = confirmFirst ? (await ctx.data.service()).show.title : '';
   const back = (params: Record<string, string>) => {
     const target = new URL(redirectUri);
     for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
     if (state !== null) target.searchParams.set('state', state);
     target.searchParams.set('iss', issuer);
+    if (confirmFirst) return confirmPage(target, show, `${issuer}/`, params.error_description);
     return new Response(null, { status: 302, headers: { Location: target.href, ...NO_STORE } });
   };
   const fail = (error: string, description: string) => back({ error, error_description: description });
@@ -92,6 +101,11 @@ function wantsHtml(request: Request): boolean {
   return html !== -1 && (json === -1 || html < json);
 }
 
+/** A person's browser opening the page: a top-level navigation (Fetch Metadata), or failing that, Accept. */
+function isBrowserNavigation(request: Request): boolean {
+  return request.headers.get('sec-fetch-mode') === 'navigate' || wantsHtml(request);
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The error, said to the person in the browser: nothing from the request is linked or redirected to. */
@@ -109,4 +123,28 @@ ${err.hint ? `<p>${escapeHtml(err.hint)}</p>` : ''}<p>Error code: <code>${escape
   headers.set('Content-Type', 'text/html; charset=utf-8');
   void envelope.body?.cancel();
   return new Response(body, { status: err.status, headers });
+}
+
+/**
+ * The hand-over to a redirect URI that only its registrant vouches for: where it leads, said plainly, and a link the
+ * person follows or not. Nothing is sent anywhere until they do; "back" goes to the show, never to that URI.
+ */
+function confirmPage(target: URL, show: string, home: string, failure: string | undefined): Response {
+  const where = target.host || `${target.protocol}${target.pathname}`;
+  const shown = `${target.protocol}${target.host ? `//${target.host}` : ''}${target.pathname}`;
+  const said = failure
+    ? `<p>The request could not be completed: ${escapeHtml(failure)} The app that sent you here asks to be told at the address below.</p>`
+    : `<p>An app asks for access to the public API of ${escapeHtml(show)}, and to take you on to the address below.</p>`;
+  const body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Continue to ${escapeHtml(where)}?</title></head>
+<body><main><h1>Continue to ${escapeHtml(where)}?</h1>
+${said}
+<p><code>${escapeHtml(shown)}</code></p>
+<p>That address was registered by the app itself; ${escapeHtml(show)} does not vouch for it. Continue only if you started this from that app.</p>
+<p><a href="${escapeHtml(target.href)}" rel="noreferrer">Continue to ${escapeHtml(where)}</a></p>
+<p><a href="${escapeHtml(home)}">Back to ${escapeHtml(show)}</a></p>
+</main></body></html>
+`;
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', ...NO_STORE } });
 }

@@ -5,6 +5,7 @@
  * and envelope; nothing is redirected to a URI the service does not trust. It runs on every host the project
  * supports: npm start, the Cloudflare preview (where a code's single use is a Durable Object) and Bun.
  */
+import { get as httpGet } from 'node:http';
 import * as oauth from 'oauth4webapi';
 import { SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -104,6 +105,60 @@ describe.each(HOSTS)('%s host', (host) => {
       const res = await authorizeTo('https://app.deepfield.example/oauth/callback');
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toMatch(/^https:\/\/app\.deepfield\.example\/oauth\/callback\?code=/);
+    });
+
+    it('a browser is not sent on to a URI only its registrant vouches for: a page names it and links to it (RFC 9700 §4.11.2)', async () => {
+      const BROWSER = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' };
+      const phishing = 'https://phish.example/login';
+      expect((await register([phishing])).status).toBe(201);
+      const verifier = oauth.generateRandomCodeVerifier();
+      const u = new URL(url('/oauth/authorize'));
+      for (const [k, v] of Object.entries({ response_type: 'code', client_id: 'public', redirect_uri: phishing, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' })) {
+        u.searchParams.set(k, v);
+      }
+      const page = await fetch(u, { redirect: 'manual', headers: BROWSER });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('location')).toBeNull();
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      const html = await page.text();
+      expect(html).toContain('Continue to phish.example?');
+      expect(html).toContain('<code>https://phish.example/login</code>');
+      const links = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&#38;', '&'));
+      expect(links).toHaveLength(2);
+      const onward = new URL(links[0]!);
+      expect(`${onward.origin}${onward.pathname}`).toBe(phishing);
+      expect(onward.searchParams.get('state')).toBe('st');
+      expect(links[1]).toBe(`${c.issuer}/`);
+      // The code in the link is an ordinary one: the app that registered the URI redeems it.
+      const redeemed = await fetch(url('/oauth/token'), form({ grant_type: 'authorization_code', code: onward.searchParams.get('code')!, redirect_uri: phishing, code_verifier: verifier, client_id: 'public' }));
+      expect(redeemed.status).toBe(200);
+
+      // Fetch Metadata alone marks a navigation (through node:http: fetch sends its own Sec-Fetch-Mode, cors); an error
+      // for the registered URI waits for the person too.
+      u.searchParams.set('code_challenge_method', 'plain');
+      const failed = await new Promise<{ status: number; location?: string; body: string }>((resolve, reject) => {
+        httpGet(u, { headers: { 'Sec-Fetch-Mode': 'navigate', Accept: '*/*' } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, body }));
+        }).on('error', reject);
+      });
+      expect(failed.status).toBe(200);
+      expect(failed.location).toBeUndefined();
+      const failedHtml = failed.body;
+      expect(failedHtml).toContain('code_challenge_method must be S256.');
+      expect(failedHtml).toMatch(/href="https:\/\/phish\.example\/login\?error=invalid_request&#38;/);
+
+      // An app fetching the endpoint itself is redirected at once; so is a browser to a URI the operator listed or
+      // to a loopback one.
+      expect((await authorizeTo(phishing)).status).toBe(302);
+      for (const trusted of ['https://app.deepfield.example/oauth/callback', 'http://127.0.0.1:53682/cb']) {
+        const res = await authorizeTo(trusted, {}, BROWSER);
+        expect(res.status, trusted).toBe(302);
+        expect(res.headers.get('location'), trusted).toMatch(/\?code=/);
+      }
     });
 
     it('refuses to register what it would never redirect to', async () => {

@@ -92,7 +92,10 @@ with \`email_verified: false\`: the service cannot check mailboxes.
 2. Make a \`code_verifier\` (43–128 characters) and its \`code_challenge\` = base64url(SHA-256(verifier)).
 3. Send the user (or your own HTTP client: there is no login or consent screen, the data is public) to
    \`${p(OAUTH_PATHS.authorize)}?response_type=code&client_id=${PUBLIC_CLIENT_ID}&redirect_uri=...&code_challenge=...&code_challenge_method=S256&state=...\`.
-   It redirects at once to \`redirect_uri?code=...&state=...&iss=${encodeURIComponent(u.base)}\`.
+   It redirects at once to \`redirect_uri?code=...&state=...&iss=${encodeURIComponent(u.base)}\`, with one exception: a person's
+   browser (a top-level navigation) on a URI trusted only through registration gets a page naming that address, with a
+   link to it that they follow themselves. Registration is open to anyone, so such a URI is its registrant's word,
+   not the show's (RFC 9700 §4.11.2); loopback URIs, the operator's list and HTTP clients are redirected at once.
 4. \`POST ${p(OAUTH_PATHS.token)}\` with \`grant_type=authorization_code&code=...&redirect_uri=...&client_id=${PUBLIC_CLIENT_ID}&code_verifier=...\`
    → \`access_token\` and \`refresh_token\`.
 5. Later: \`grant_type=refresh_token&refresh_token=...\` → a new pair. Each refresh token works once.
@@ -113,7 +116,8 @@ A registration is kept for ${REDIRECT_REGISTRATION_TTL / 86400} days after it wa
 server process of the deployment sees it; registering again at any time is harmless (it renews it). A \`redirect_uri\` with a fragment, an
 http URI on another host, or one that was never registered is not redirected to: \`/oauth/authorize\` answers
 itself, \`400 invalid_redirect_uri\` (an HTML page for a browser, the JSON envelope otherwise). Other problems
-(PKCE, scope) go back to a trusted \`redirect_uri\` as \`error\` parameters, as RFC 6749 §4.1.2.1 asks.
+(PKCE, scope) go back to a trusted \`redirect_uri\` as \`error\` parameters, as RFC 6749 §4.1.2.1 asks (through the
+same page, for a browser on a registered-only URI).
 
 ## Registration templates
 

@@ -312,6 +312,11 @@ export function buildOpenApi(content: Pick<LoadedContent, 'show'>) {
           q('resource', 'RFC 8707 resource indicator (this service or an address under it)', { type: 'string' }),
         ],
         responses: {
+          '200': {
+            description:
+              'A browser navigation (Sec-Fetch-Mode: navigate, or Accept preferring text/html) on a redirect_uri trusted only through open registration: an HTML page naming that address, with a link to the redirect the person follows themselves (RFC 9700 §4.11.2)',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
           '302': { description: 'Redirect to redirect_uri with code, state and iss (or error and error_description)', headers: { Location: { schema: { type: 'string' } } } },
           '400': error('unsupported_response_type, invalid_request or invalid_redirect_uri (never redirected)'),
         },
