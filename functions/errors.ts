@@ -6,6 +6,17 @@ import { ERROR_CODES, type ErrorCode } from '../contract/errors.ts';
 
 export { ERROR_CODES, type ErrorCode };
 
+/** Echoes client input in a message, shortened and quoted, so a message never carries a megabyte or raw markup. */
+export function quoteInput(raw: string): string {
+  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+}
+
+/** Several inputs echoed (quoteInput), the first few named and the rest counted. */
+export function quoteInputs(raw: readonly string[], shown = 5): string {
+  const named = raw.slice(0, shown).map(quoteInput).join(', ');
+  return raw.length > shown ? `${named} and ${raw.length - shown} more` : named;
+}
+
 export interface ErrorDetails {
   message?: string;
   hint?: string;

@@ -5,6 +5,7 @@
  */
 import type { CompleteResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../types.ts';
+import { quoteInput } from '../errors.ts';
 import { RPC_ERROR, RpcError, type Params } from '../../contract/mcp/protocol.ts';
 import { PROMPTS, PROMPT_LIST, isPromptName, type PromptName } from '../../contract/mcp/prompts.ts';
 import { RESOURCE_TEMPLATES, uris } from '../../contract/mcp/resources.ts';
@@ -21,7 +22,7 @@ export async function getPrompt(params: Params, ctx: RequestContext): Promise<Ge
   const { name } = params;
   if (typeof name !== 'string' || !name) throw new RpcError(RPC_ERROR.invalidParams, 'params.name is required: the name of the prompt (see prompts/list).');
   if (!isPromptName(name)) {
-    throw new RpcError(RPC_ERROR.invalidParams, `Unknown prompt: ${name}. Available prompts: ${PROMPT_LIST.map((p) => p.name).join(', ')}.`);
+    throw new RpcError(RPC_ERROR.invalidParams, `Unknown prompt: ${quoteInput(name)}. Available prompts: ${PROMPT_LIST.map((p) => p.name).join(', ')}.`);
   }
   const args = params.arguments ?? {};
   if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new RpcError(RPC_ERROR.invalidParams, 'params.arguments must be an object of strings.');
@@ -135,12 +136,12 @@ export async function complete(params: Params, ctx: RequestContext): Promise<Com
   if (ref.type === 'ref/prompt') {
     if (typeof ref.name !== 'string') throw new RpcError(RPC_ERROR.invalidParams, 'params.ref.name must be a string: the name of a prompt (see prompts/list).');
     if (!isPromptName(ref.name)) {
-      throw new RpcError(RPC_ERROR.invalidParams, `Unknown prompt: ${ref.name}. Available prompts: ${PROMPT_LIST.map((p) => p.name).join(', ')}.`);
+      throw new RpcError(RPC_ERROR.invalidParams, `Unknown prompt: ${quoteInput(ref.name)}. Available prompts: ${PROMPT_LIST.map((p) => p.name).join(', ')}.`);
     }
   } else if (ref.type === 'ref/resource') {
     if (typeof ref.uri !== 'string') throw new RpcError(RPC_ERROR.invalidParams, 'params.ref.uri must be a string: a resource template (see resources/templates/list).');
     if (!RESOURCE_TEMPLATES.some((t) => t.uriTemplate === ref.uri)) {
-      throw new RpcError(RPC_ERROR.invalidParams, `Unknown resource template: ${ref.uri}.`);
+      throw new RpcError(RPC_ERROR.invalidParams, `Unknown resource template: ${quoteInput(ref.uri)}.`);
     }
   } else {
     throw new RpcError(RPC_ERROR.invalidParams, 'params.ref.type must be "ref/prompt" or "ref/resource".');

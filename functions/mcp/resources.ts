@@ -6,6 +6,7 @@
 import type { ListResourcesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceData, ServiceEpisode } from '../../contract/schemas/service-data.ts';
 import type { RequestContext } from '../types.ts';
+import { quoteInput } from '../errors.ts';
 import { RPC_ERROR, RpcError, type Params } from '../../contract/mcp/protocol.ts';
 import {
   RESOURCES_PAGE_SIZE,
@@ -162,7 +163,7 @@ function json(uri: string, value: unknown): ReadResourceResult {
 }
 
 function notFound(uri: string, hint: string): RpcError {
-  return new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}. ${hint}`, { uri });
+  return new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${quoteInput(uri)}. ${hint}`, { uri });
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();

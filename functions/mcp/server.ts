@@ -7,6 +7,7 @@
 import type { CallToolResult, InitializeResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { RequestContext } from '../types.ts';
+import { quoteInput } from '../errors.ts';
 import { SERVER_CAPABILITIES, identityFromService, listTools } from '../../contract/mcp/documents.ts';
 import {
   RPC_ERROR,
@@ -55,7 +56,7 @@ const HANDLERS: Record<string, MethodHandler> = {
 export async function handleRequest(request: RpcRequest, ctx: RequestContext, version: ProtocolVersion): Promise<RpcReply> {
   const handler = Object.hasOwn(HANDLERS, request.method) ? HANDLERS[request.method] : undefined;
   if (!handler) {
-    return rpcError(request.id, RPC_ERROR.methodNotFound, `Method not found: ${request.method}. This server answers ${Object.keys(HANDLERS).join(', ')}.`);
+    return rpcError(request.id, RPC_ERROR.methodNotFound, `Method not found: ${quoteInput(request.method)}. This server answers ${Object.keys(HANDLERS).join(', ')}.`);
   }
   if (Array.isArray(request.params)) {
     return rpcError(request.id, RPC_ERROR.invalidParams, `params of ${request.method} must be an object, not an array.`);
@@ -98,7 +99,7 @@ async function callTool(params: Params, ctx: RequestContext, version: ProtocolVe
     throw new RpcError(RPC_ERROR.invalidParams, 'params.name is required: the name of the tool to call (see tools/list).');
   }
   if (!isToolName(name)) {
-    throw new RpcError(RPC_ERROR.invalidParams, `Unknown tool: ${name}. Available tools: ${TOOL_LIST.map((t) => t.name).join(', ')}.`);
+    throw new RpcError(RPC_ERROR.invalidParams, `Unknown tool: ${quoteInput(name)}. Available tools: ${TOOL_LIST.map((t) => t.name).join(', ')}.`);
   }
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     throw new RpcError(RPC_ERROR.invalidParams, 'params.arguments must be an object of named arguments.');

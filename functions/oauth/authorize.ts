@@ -14,7 +14,7 @@
  * automatic redirect; apps and agents fetching the endpoint themselves, loopback URIs and the URIs the show's
  * operator listed are still redirected at once.
  */
-import { ApiError, apiErrorResponse } from '../errors.ts';
+import { ApiError, apiErrorResponse, quoteInput } from '../errors.ts';
 import type { Handler } from '../types.ts';
 import { NO_STORE, oauthContext } from './context.ts';
 import { OAUTH_PATHS, PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
@@ -40,11 +40,11 @@ const authorize: Handler = async (request, ctx) => {
   const responseType = q.get('response_type');
   if (!responseType) throw oauthError('invalid_request', 'response_type is missing.', 'Send response_type=code.');
   if (responseType !== 'code') {
-    throw oauthError('unsupported_response_type', `response_type "${responseType}" is not supported.`, 'The only response_type is code (authorization code with PKCE S256).');
+    throw oauthError('unsupported_response_type', `response_type ${quoteInput(responseType)} is not supported.`, 'The only response_type is code (authorization code with PKCE S256).');
   }
   const clientId = q.get('client_id');
   if (clientId !== PUBLIC_CLIENT_ID) {
-    throw oauthError('invalid_request', clientId ? `Unknown client_id "${clientId}".` : 'client_id is missing.', `Send client_id=${PUBLIC_CLIENT_ID} (the single public client).`);
+    throw oauthError('invalid_request', clientId ? `Unknown client_id ${quoteInput(clientId)}.` : 'client_id is missing.', `Send client_id=${PUBLIC_CLIENT_ID} (the single public client).`);
   }
   const redirectUri = q.get('redirect_uri');
   if (!redirectUri) throw oauthError('invalid_request', 'redirect_uri is missing.', REDIRECT_URI_RULE);

@@ -4,7 +4,7 @@
  * jwt-bearer grant. With user_email (the user-email-app template) the email is bound into it, unverified.
  */
 import { readForm } from '../body.ts';
-import { json } from '../errors.ts';
+import { json, quoteInput } from '../errors.ts';
 import type { Handler } from '../types.ts';
 import { NO_STORE, oauthContext } from './context.ts';
 import { ID_JAG_TOKEN_TYPE, IDENTITY_ASSERTION_TTL, PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
@@ -19,11 +19,11 @@ export const postClaim: Handler = async (request, ctx) => {
   const { issuer, ring } = await oauthContext(ctx);
   const identityType = form.get('identity_type') ?? 'identity_assertion';
   if (identityType !== 'identity_assertion') {
-    throw oauthError('invalid_request', `identity_type "${identityType}" cannot be claimed here.`, 'identity_type must be identity_assertion (anonymous clients use POST /oauth/token with grant_type=client_credentials).');
+    throw oauthError('invalid_request', `identity_type ${quoteInput(identityType)} cannot be claimed here.`, 'identity_type must be identity_assertion (anonymous clients use POST /oauth/token with grant_type=client_credentials).');
   }
   const clientId = form.get('client_id') ?? PUBLIC_CLIENT_ID;
   if (clientId !== PUBLIC_CLIENT_ID) {
-    throw oauthError('invalid_client', `Unknown client_id "${clientId}".`, `The only client is "${PUBLIC_CLIENT_ID}".`, 401);
+    throw oauthError('invalid_client', `Unknown client_id ${quoteInput(clientId)}.`, `The only client is "${PUBLIC_CLIENT_ID}".`, 401);
   }
   const scope = parseScope(form.get('scope'));
   const email = form.get('user_email')?.trim() || undefined;
@@ -32,7 +32,7 @@ export const postClaim: Handler = async (request, ctx) => {
   }
   const assertionType = form.get('assertion_type') ?? ID_JAG_TOKEN_TYPE;
   if (!ASSERTION_TYPES.includes(assertionType)) {
-    throw oauthError('invalid_request', `assertion_type "${assertionType}" is not supported.`, `assertion_type is one of: ${ASSERTION_TYPES.join(', ')}`);
+    throw oauthError('invalid_request', `assertion_type ${quoteInput(assertionType)} is not supported.`, `assertion_type is one of: ${ASSERTION_TYPES.join(', ')}`);
   }
   if (assertionType === 'verified_email' && !email) {
     throw oauthError('invalid_request', 'assertion_type verified_email needs user_email.', 'Send user_email=listener@example.com');

@@ -48,6 +48,17 @@ describe('parseScope', () => {
       expect((err as ApiError).hint).toMatch(/read:episodes read:transcripts search:episodes/);
     }
   });
+
+  it('echoes what it refuses shortened: a few scopes, each cut at 40 characters', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => `${'x'.repeat(60)}${i}`).join(' ');
+    expect(() => parseScope(many)).toThrow(ApiError);
+    try {
+      parseScope(many);
+    } catch (err) {
+      const message = (err as ApiError).message;
+      expect(message).toBe(`Unknown scope: ${Array(5).fill(`"${'x'.repeat(40)}…"`).join(', ')} and 1995 more.`);
+    }
+  });
 });
 
 describe('parseResources', () => {
@@ -59,7 +70,7 @@ describe('parseResources', () => {
 
 describe('rejectRepeated', () => {
   it('refuses a repeated parameter except resource (RFC 6749 §3.1, RFC 8707)', () => {
-    expect(() => rejectRepeated(new URLSearchParams('grant_type=a&grant_type=b'))).toThrow(/grant_type is repeated/);
+    expect(() => rejectRepeated(new URLSearchParams('grant_type=a&grant_type=b'))).toThrow(/"grant_type" is repeated/);
     expect(() => rejectRepeated(new URLSearchParams('resource=a&resource=b&scope=x'))).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 /** Parsing and checking of OAuth request parameters: scopes, redirect URIs, resources, PKCE values. */
 import { base64url } from 'jose';
-import { ApiError } from '../errors.ts';
+import { ApiError, quoteInput, quoteInputs } from '../errors.ts';
 import { SCOPES } from '../../contract/oauth.ts';
 
 /** An OAuth-tier error in the contract's envelope (code = the RFC 6749 error string). */
@@ -25,7 +25,7 @@ export async function oauthBody<T>(read: Promise<T>): Promise<T> {
 export function rejectRepeated(params: URLSearchParams, allowed: string[] = ['resource']): void {
   const seen = new Set<string>();
   for (const key of params.keys()) {
-    if (seen.has(key) && !allowed.includes(key)) throw oauthError('invalid_request', `The parameter ${key} is repeated.`, 'Send each parameter once.');
+    if (seen.has(key) && !allowed.includes(key)) throw oauthError('invalid_request', `The parameter ${quoteInput(key)} is repeated.`, 'Send each parameter once.');
     seen.add(key);
   }
 }
@@ -36,11 +36,11 @@ export function parseScope(value: string | null | undefined, within: readonly st
   if (!requested.length) return within.join(' ');
   const unknown = requested.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) {
-    throw oauthError('invalid_scope', `Unknown scope: ${unknown.join(', ')}.`, `scope is a space-separated subset of: ${SCOPES.join(' ')} (default: all three)`);
+    throw oauthError('invalid_scope', `Unknown scope: ${quoteInputs(unknown)}.`, `scope is a space-separated subset of: ${SCOPES.join(' ')} (default: all three)`);
   }
   const beyond = requested.filter((s) => !within.includes(s));
   if (beyond.length) {
-    throw oauthError('invalid_scope', `Scope beyond the original grant: ${beyond.join(', ')}.`, `Request a subset of: ${within.join(' ')}`);
+    throw oauthError('invalid_scope', `Scope beyond the original grant: ${quoteInputs(beyond)}.`, `Request a subset of: ${within.join(' ')}`);
   }
   return SCOPES.filter((s) => requested.includes(s)).join(' ');
 }
@@ -83,7 +83,7 @@ export const REDIRECT_URI_RULE = 'redirect_uri must be http(s) on a loopback hos
 export function parseResources(values: string[], issuer: string): string[] {
   for (const r of values) {
     if (r !== issuer && r !== `${issuer}/` && !r.startsWith(`${issuer}/`)) {
-      throw oauthError('invalid_target', `The resource ${r} is not served here.`, `resource must be ${issuer} or an address under it (e.g. ${issuer}/mcp)`);
+      throw oauthError('invalid_target', `The resource ${quoteInput(r)} is not served here.`, `resource must be ${issuer} or an address under it (e.g. ${issuer}/mcp)`);
     }
   }
   return values.map((r) => (r === `${issuer}/` ? issuer : r));

@@ -5,7 +5,7 @@
  * URIs in the shared store so /oauth/authorize will redirect to them (redirects.ts).
  */
 import { readJson } from '../body.ts';
-import { json } from '../errors.ts';
+import { json, quoteInput } from '../errors.ts';
 import type { Handler } from '../types.ts';
 import { ClientRegistrationRequestSchema, type ClientRegistrationRequest } from '../../contract/schemas/oauth.ts';
 import { issuerOf } from './issuer.ts';
@@ -95,7 +95,7 @@ function checkMetadata(meta: ClientRegistrationRequest, template: RegistrationTe
     throw metadataError('user_email is not an email address.', 'user_email looks like listener@example.com');
   }
   if (meta.token_endpoint_auth_method !== undefined && meta.token_endpoint_auth_method !== 'none') {
-    throw metadataError(`token_endpoint_auth_method "${meta.token_endpoint_auth_method}" is not supported.`, 'The only client is public: use token_endpoint_auth_method "none" (or leave it out).');
+    throw metadataError(`token_endpoint_auth_method ${quoteInput(meta.token_endpoint_auth_method)} is not supported.`, 'The only client is public: use token_endpoint_auth_method "none" (or leave it out).');
   }
   const unknownGrants = (meta.grant_types ?? []).filter((g) => !(GRANT_TYPES as readonly string[]).includes(g));
   if (unknownGrants.length) {

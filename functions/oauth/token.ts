@@ -4,7 +4,7 @@
  * (error envelopes always do).
  */
 import { readForm } from '../body.ts';
-import { json } from '../errors.ts';
+import { json, quoteInput } from '../errors.ts';
 import type { Handler, RequestContext } from '../types.ts';
 import { NO_STORE, oauthContext, type OAuthContext } from './context.ts';
 import { ACCESS_TOKEN_TTL, GRANT_JWT_BEARER, GRANT_TYPES, PUBLIC_CLIENT_ID } from '../../contract/oauth.ts';
@@ -46,7 +46,7 @@ export const postToken: Handler = async (request, ctx) => {
       grant = await refreshToken(form, oauth, clientId, ctx);
       break;
     default:
-      throw oauthError('unsupported_grant_type', `grant_type "${grantType}" is not supported.`, `grant_type is one of: ${GRANT_TYPES.join(', ')}`);
+      throw oauthError('unsupported_grant_type', `grant_type ${quoteInput(grantType)} is not supported.`, `grant_type is one of: ${GRANT_TYPES.join(', ')}`);
   }
   const base = { issuer: oauth.issuer, sub: grant.sub, scope: grant.scope, clientId: grant.clientId, resources: grant.resources, extra: grant.extra };
   const access = await mintToken(oauth.ring, 'access', base);
@@ -76,7 +76,7 @@ function clientIdOf(request: Request, form: URLSearchParams): string | undefined
     }
   }
   if (clientId !== undefined && clientId !== PUBLIC_CLIENT_ID) {
-    throw oauthError('invalid_client', `Unknown client_id "${clientId}".`, `The only client is "${PUBLIC_CLIENT_ID}" (no secret).`, 401);
+    throw oauthError('invalid_client', `Unknown client_id ${quoteInput(clientId)}.`, `The only client is "${PUBLIC_CLIENT_ID}" (no secret).`, 401);
   }
   return clientId;
 }

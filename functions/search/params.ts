@@ -2,7 +2,7 @@
  * Request parameters of /api/search and /ask, checked against the contract's bounds (contract/schemas/search.ts
  * LIMITS). Every failure is a 400 invalid_parameter whose hint names the field and its range.
  */
-import { ApiError } from '../errors.ts';
+import { ApiError, quoteInput as quote } from '../errors.ts';
 import { LIMITS } from '../../contract/schemas/search.ts';
 
 export interface SearchParams {
@@ -80,11 +80,6 @@ function readInt(raw: string | null, name: string, bounds: { min: number; max: n
 
 function invalid(message: string, hint: string): ApiError {
   return new ApiError('invalid_parameter', { message, hint });
-}
-
-/** Echoes user input in messages, shortened and quoted, so a message never carries a megabyte or raw markup. */
-function quote(raw: string): string {
-  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
 }
 
 function describe(value: unknown): string {

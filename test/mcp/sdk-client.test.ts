@@ -212,7 +212,7 @@ describe('tools/call', () => {
     const err = await call('delete_everything').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpError);
     expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((err as McpError).message).toContain('Unknown tool: delete_everything');
+    expect((err as McpError).message).toContain('Unknown tool: "delete_everything"');
   });
 
   it('bad arguments are a tool error that names the field and the allowed range (2025-11-25)', async () => {

@@ -275,5 +275,24 @@ describe.each(HOSTS)('%s host', (host) => {
       expect(b.status).toBe(400);
       expect(b.headers.get('location')).toBeNull();
     });
+
+    it('echoes what it refuses shortened, however long the value sent', async () => {
+      // A query string stays under the server's 16 KB for the request line and headers, a form body under 64 KB.
+      const inUrl = 'x'.repeat(8_000);
+      const long = 'x'.repeat(30_000);
+      const answers = [
+        await authorize(c, { response_type: inUrl, client_id: 'public', redirect_uri: 'http://127.0.0.1:1/cb' }),
+        await authorize(c, { response_type: 'code', client_id: inUrl, redirect_uri: 'http://127.0.0.1:1/cb' }),
+        await fetch(url('/oauth/token'), form({ grant_type: long })),
+        await fetch(url('/oauth/token'), form({ grant_type: 'client_credentials', scope: `${long} ${long}1` })),
+        await fetch(url('/oauth/claim'), form({ identity_type: long })),
+      ];
+      for (const res of answers) {
+        const text = await res.text();
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(text.length, text.slice(0, 200)).toBeLessThan(2000);
+        expect(JSON.stringify(JSON.parse(text))).toContain(JSON.stringify(`"${'x'.repeat(40)}…"`).slice(1, -1));
+      }
+    });
   });
 });
