@@ -28,6 +28,19 @@ const code = async (p: Promise<unknown>) => {
 };
 
 describe('readText', () => {
+  it('refuses an encoded body by its Content-Encoding, before reading it, and names what it takes', async () => {
+    for (const coding of ['gzip', 'br', 'deflate, gzip']) {
+      const { req, pulled } = request(1000, { 'Content-Encoding': coding });
+      const err = await readText(req).then(() => undefined, (e: unknown) => e as ApiError);
+      expect(err, coding).toBeInstanceOf(ApiError);
+      expect(err!.code).toBe('invalid_body');
+      expect(err!.message).toContain(`Content-Encoding ${JSON.stringify(coding)}`);
+      expect(new Headers(err!.headers).get('accept-encoding')).toBe('identity');
+      expect(pulled()).toBe(0);
+    }
+    expect(await readText(request(10, { 'Content-Encoding': 'identity' }).req)).toBe('a'.repeat(10));
+  });
+
   it('reads a body within the limit whole', async () => {
     const { req, pulled } = request(1000);
     expect(await readText(req)).toBe('a'.repeat(1000));

@@ -2,7 +2,7 @@
  * Reading request bodies safely: a size limit enforced while streaming (not after), a time limit, and the
  * content type checked first. Every JSON or form endpoint reads its body through here.
  */
-import { ApiError } from './errors.ts';
+import { ApiError, quoteInput } from './errors.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const BODY_TIMEOUT_MS = 10_000;
@@ -30,6 +30,16 @@ export function mediaType(request: Request): string {
  * 408 past timeoutMs.
  */
 export async function readText(request: Request, options: BodyOptions = {}): Promise<string> {
+  // No endpoint takes an encoded body (RFC 9110 §8.4): said as such, not as bytes that are not UTF-8 or JSON. The
+  // contract's status for a bad body is 400; Accept-Encoding in the answer names what is taken (§12.5.3).
+  const coding = (request.headers.get('content-encoding') ?? '').trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    throw new ApiError('invalid_body', {
+      message: `The request body is sent with Content-Encoding ${quoteInput(coding)}; bodies are taken unencoded.`,
+      hint: 'Send the body as plain JSON or form text, without a Content-Encoding header.',
+      headers: { 'Accept-Encoding': 'identity' },
+    });
+  }
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   // Announced too large: not worth reading, but drained when small enough to (see DRAIN_BODY_BYTES).

@@ -10,7 +10,7 @@
  * the requests that arrive after it; requests in flight finish on the build they started with.
  */
 import { enableCompileCache } from 'node:module';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -225,13 +225,17 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       log.info('request', { method: 'CONNECT', path: null, status: 405, duration_ms: 0, ip: req.socket.remoteAddress });
     });
   });
+  // An Expect other than 100-continue: node:http would answer a bare 417 of its own, outside the pipeline (no
+  // envelope, no rate limit). RFC 9110 §10.1.1 lets a server ignore an expectation it does not know, so the request
+  // is served as if it had none, like every other request.
+  server.on('checkExpectation', (req, res) => void handle(req, res));
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     // Unparseable HTTP (bad request line, oversized headers) or too slow (headers not complete within
     // HEADERS_TIMEOUT_MS, the whole request within its deadline): answered in the contract's envelope, then closed.
     if (socket.writable && !socket.writableEnded) {
       const [status, code, message] =
         err.code === 'HPE_HEADER_OVERFLOW'
-          ? ['431 Request Header Fields Too Large', 'invalid_request', 'The request headers are too large.']
+          ? ['431 Request Header Fields Too Large', 'invalid_request', `The request line and headers are too large: over ${Math.floor(maxHeaderSize / 1024)} KB together (a long URL counts too).`]
           : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
             ? ['408 Request Timeout', 'request_timeout', `The request was not received in time (headers within ${config.headersTimeoutMs / 1000} s).`]
             : ['400 Bad Request', 'invalid_request', 'The request is not valid HTTP/1.1.'];

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import type { RunningServer } from '../helpers/server.ts';
 import { HOSTS, startHost } from '../helpers/hosts.ts';
 import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
@@ -142,7 +143,7 @@ describe.each(HOSTS)('%s host', (host) => {
 
   describe('oversized and malformed bodies', () => {
     const ask = '/ask';
-    const bodies: Array<[string, string | Buffer, string | undefined, number[]]> = [
+    const bodies: Array<[string, string | Buffer, string | undefined, number[], string?]> = [
       ['valid (control)', '{"query":"bees"}', 'application/json', [200]],
       ['65 KB', JSON.stringify({ query: 'a'.repeat(65 * 1024) }), 'application/json', [413]],
       ['1 MB', Buffer.alloc(1024 * 1024, 'a'), 'application/json', [413]],
@@ -169,9 +170,12 @@ describe.each(HOSTS)('%s host', (host) => {
       ['no content type', '{"query":"bees"}', undefined, [400]],
       ['charset utf-7', '{"query":"bees"}', 'application/json; charset=utf-7', [200, 400]],
       ['content type with CRLF-like junk', '{"query":"bees"}', 'application/json;;;;;', [200, 400]],
+      ['gzip-encoded', gzipSync('{"query":"bees"}'), 'application/json', [400], 'Content-Encoding: gzip\r\n'],
+      ['claimed br, sent plain', '{"query":"bees"}', 'application/json', [400], 'Content-Encoding: br\r\n'],
+      ['an expectation nobody knows', '{"query":"bees"}', 'application/json', [200], 'Expect: teapot\r\n'],
     ];
     it(`answers ${bodies.length} bodies at POST /ask with 200, 400 or 413 (the contract's statuses)`, async () => {
-      for (const [label, body, type, allowed] of bodies) checkAnswer(await send(post(ask, body, type)), `/ask ${label}`, allowed, 'POST');
+      for (const [label, body, type, allowed, extra] of bodies) checkAnswer(await send(post(ask, body, type, extra)), `/ask ${label}`, allowed, 'POST');
     });
 
     it('answers malformed bodies at the OAuth endpoints with the contract codes, never 415 or 5xx', async () => {
