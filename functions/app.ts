@@ -61,6 +61,11 @@ export interface PlatformInfo {
 export interface App {
   fetch(request: Request, platform: PlatformInfo): Promise<Response>;
   router: Router;
+  /**
+   * The 405 for a method a host cannot hand to fetch (a Web Request refuses CONNECT, TRACE and TRACK), with the
+   * target path's real Allow: the host answers it itself, outside the pipeline.
+   */
+  refuseMethod(method: string, target: string): Response;
 }
 
 export function createApp(options: AppOptions): App {
@@ -95,6 +100,17 @@ export function createApp(options: AppOptions): App {
   const singleUse = options.singleUse ?? new MemorySingleUseStore();
   return {
     router,
+    refuseMethod(method, target) {
+      const route = target.startsWith('/') ? router.match(target.split('?')[0]!) : undefined;
+      const allow = route ? Router.allow(route) : 'GET, HEAD, OPTIONS';
+      const response = errorResponse('method_not_allowed', {
+        message: `${method} is not supported by this service.`,
+        hint: `Use one of: ${allow}.`,
+        headers: { Allow: allow },
+      });
+      response.headers.set('X-Content-Type-Options', 'nosniff');
+      return response;
+    },
     async fetch(request, platform) {
       let ctx: RequestContext | undefined;
       try {
@@ -148,6 +164,29 @@ export function withHeaders(response: Response, extra: Headers): Response {
   return target;
 }
 
+/** Past this a HEAD answer goes without Content-Length rather than read on (an API answer is a few KB). */
+const HEAD_COUNT_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The bytes in a body, read to its end; undefined past `max` (the rest is cancelled) or when it fails. */
+async function bodyLength(body: ReadableStream<Uint8Array> | null, max: number): Promise<number | undefined> {
+  if (!body) return 0;
+  const reader = body.getReader();
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return length;
+      length += value.byteLength;
+      if (length > max) {
+        void reader.cancel().catch(() => {});
+        return undefined;
+      }
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 function createDispatcher(options: AppOptions) {
   return async (request: Request, ctx: RequestContext): Promise<Response> => {
     const route = ctx.route;
@@ -165,8 +204,15 @@ function createDispatcher(options: AppOptions) {
       }
       const response = await handler(request, ctx);
       if (request.method !== 'HEAD') return response;
-      void response.body?.cancel().catch(() => {});
-      return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+      // HEAD says what GET would send (RFC 9110 §9.3.2): its Content-Length, or none. A body-less answer without one
+      // is not enough, since a host may add its own (Bun adds 0, announcing an empty document); so the GET body the
+      // handler made is counted.
+      const headers = new Headers(response.headers);
+      if (!headers.has('content-length')) {
+        const length = await bodyLength(response.body, HEAD_COUNT_MAX_BYTES);
+        if (length !== undefined) headers.set('Content-Length', String(length));
+      } else void response.body?.cancel().catch(() => {});
+      return new Response(null, { status: response.status, statusText: response.statusText, headers });
     }
     const file = await options.serveStatic?.(request, ctx);
     if (file) return file;

@@ -7,6 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { createApp } from '../../functions/app.ts';
+import { errorResponse } from '../../functions/errors.ts';
 import { standardResponse } from '../../functions/memory-response.ts';
 import { createStaticResponder } from '../../functions/static.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
@@ -34,12 +35,36 @@ await prepareSigningKey(env, log).catch(() => {});
 const serveStatic = createStaticResponder(store);
 const app = createApp({ env, data, log, serveStatic, notFoundPage: (request) => serveStatic.notFoundPage(request), rateLimit: { store: limiter }, singleUse });
 
+/**
+ * Bun hands over a URL that does not parse where the Host header is no valid authority: relative when it is empty,
+ * malformed or absent (HTTP/1.0), absolute with the bad authority in it otherwise (a port past 65535, a broken IPv6
+ * literal); and CONNECT's authority-form target as is. The Node host falls back to the server's own address for
+ * the first and answers the second 405 (hosts/node/node-http.ts); so does this one, rather than let the pipeline
+ * fail on the URL.
+ */
+function absolute(request: Request): Request | Response {
+  if (URL.canParse(request.url)) return request;
+  if (request.method === 'CONNECT') {
+    // As the Node host does: the connection was asked to become a tunnel and is not reused.
+    const refused = app.refuseMethod(request.method, request.url);
+    refused.headers.set('Connection', 'close');
+    return refused;
+  }
+  const path = request.url.startsWith('/') ? request.url : /^https?:\/\/[^/?#]*([/?][^#]*)?$/i.exec(request.url)?.[1];
+  if (path === undefined) {
+    return errorResponse('invalid_path', { message: 'The request target is not valid.', hint: 'Send an origin-form path, e.g. GET /episodes.json.' });
+  }
+  return new Request(new URL(path.startsWith('/') ? path : `/${path}`, server.url), request);
+}
+
 let shuttingDown = false;
 const server = Bun.serve({
   hostname: env.host,
   port: env.port,
-  async fetch(request, bun) {
-    const response = standardResponse(await app.fetch(request, { clientIp: bun.requestIP(request)?.address ?? '', signal: request.signal }));
+  async fetch(incoming, bun) {
+    const request = absolute(incoming);
+    if (request instanceof Response) return request;
+    const response = standardResponse(await app.fetch(request, { clientIp: bun.requestIP(incoming)?.address ?? '', signal: incoming.signal }));
     if (!shuttingDown) return response;
     // While shutting down, no connection is kept for another request (a response's own headers may be immutable).
     const headers = new Headers(response.headers);

@@ -30,7 +30,6 @@ import { loadAstroFallback } from './astro-bridge.ts';
 import { buildRefusal } from './build-guard.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
-import { Router } from '../../functions/router.ts';
 import { Connections, DRAIN_CHECK_MS, idleGrace } from './connections.ts';
 import { exposedCollection, idleCollector } from './idle-gc.ts';
 
@@ -188,15 +187,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   };
 
   /** 405 for a method the pipeline cannot be given (see UNREPRESENTABLE_METHODS), with the path's real Allow. */
-  const methodNotAllowed = (method: string, target: string): Response => {
-    const route = target.startsWith('/') ? current.app.router.match(target.split('?')[0]!) : undefined;
-    const allow = route ? Router.allow(route) : 'GET, HEAD, OPTIONS';
-    return errorResponse('method_not_allowed', {
-      message: `${method} is not supported by this service.`,
-      hint: `Use one of: ${allow}.`,
-      headers: { Allow: allow },
-    });
-  };
+  const methodNotAllowed = (method: string, target: string): Response => current.app.refuseMethod(method, target);
 
   const server = createServer(
     {

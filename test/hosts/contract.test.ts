@@ -84,6 +84,18 @@ describe.each(suites)('on %s', (host, depth) => {
     expect(bad.hint).toMatch(/limit/);
   });
 
+  it('HEAD on an API route says what GET would send: no body, and its Content-Length or none (never another)', async () => {
+    for (const path of ['/api/search?q=honeybee&limit=3', '/status', '/mcp', '/oauth/jwks.json']) {
+      const body = new Uint8Array(await (await get(path, { headers: { 'Accept-Encoding': 'identity' } })).arrayBuffer());
+      const head = await get(path, { method: 'HEAD', headers: { 'Accept-Encoding': 'identity' } });
+      expect(head.status, path).toBe(200);
+      expect((await head.arrayBuffer()).byteLength, path).toBe(0);
+      const length = head.headers.get('content-length');
+      if (length !== null) expect(Number(length), path).toBe(body.byteLength);
+      expect(head.headers.get('content-type'), path).toMatch(/^application\/json/);
+    }
+  });
+
   it('answers an unknown path with the 404 envelope', async () => {
     const error = await expectEnvelope(await get('/no/such/thing'), 404, 'not_found');
     expect(error.hint).toMatch(/docs\.md/);

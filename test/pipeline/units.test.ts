@@ -278,6 +278,8 @@ describe('createApp in process', () => {
     const head = await a.fetch(new Request('http://localhost/x', { method: 'HEAD' }), { clientIp: '1.1.1.1' });
     expect(head.status).toBe(200);
     expect(head.body).toBeNull();
+    // GET's length, counted from the body the handler made (a host may otherwise announce 0 of its own).
+    expect(head.headers.get('content-length')).toBe(String(JSON.stringify({ big: 'x'.repeat(100) }).length));
     // Even a failure of the pipeline's own steps (here: a host that passed no address) is an answer, not a rejection.
     const broken = await a.fetch(new Request('http://localhost/x'), { clientIp: undefined as never });
     expect(broken.status).toBe(500);
