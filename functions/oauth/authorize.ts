@@ -95,7 +95,8 @@ const authorize: Handler = async (request, ctx) => {
 
 /** A browser navigating here (Accept names text/html before JSON) gets a page, not a JSON download. */
 function wantsHtml(request: Request): boolean {
-  const accept = request.headers.get('accept') ?? '';
+  // Media types are case-insensitive (RFC 9110 §8.3.1).
+  const accept = (request.headers.get('accept') ?? '').toLowerCase();
   const html = accept.indexOf('text/html');
   const json = accept.indexOf('application/json');
   return html !== -1 && (json === -1 || html < json);

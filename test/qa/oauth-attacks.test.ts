@@ -151,6 +151,9 @@ describe.each(HOSTS)('%s host', (host) => {
       expect(failedHtml).toContain('code_challenge_method must be S256.');
       expect(failedHtml).toMatch(/href="https:\/\/phish\.example\/login\?error=invalid_request&#38;/);
 
+      // Accept alone marks a browser too, in any case (media types are case-insensitive).
+      expect((await authorizeTo(phishing, {}, { Accept: 'TEXT/HTML' })).status).toBe(200);
+
       // An app fetching the endpoint itself is redirected at once; so is a browser to a URI the operator listed or
       // to a loopback one.
       expect((await authorizeTo(phishing)).status).toBe(302);
