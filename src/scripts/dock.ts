@@ -10,6 +10,7 @@
  * - answers the page's keyboard shortcuts (documented in the footer and the README).
  * Pages talk to it through the exported functions and the `player:episode` event it dispatches on document.
  */
+import { parseTime } from '../components/format.ts';
 import type { PlayerEpisode } from '../components/player-data.ts';
 import { paragraphAt } from '../components/transcript.ts';
 import { isFinished, resumePoint, savePosition } from './positions.ts';
@@ -24,6 +25,12 @@ let audio: HTMLAudioElement;
 let episode: PlayerEpisode | undefined;
 /** Set once the listener has played something: from then on, opening another page never changes the episode. */
 let chosen = false;
+/**
+ * Set once the episode in the bar has played in this page: only then is its position saved. Landing on a ?t= link
+ * (or on a resume point) moves the player but is not listening, so it neither overwrites the saved position nor,
+ * when the link points near the end, marks the episode played.
+ */
+let listened = false;
 let pending: { at: number; play: boolean } | undefined;
 let chapterIndex = -1;
 let lastSave = 0;
@@ -92,6 +99,7 @@ export function load(next: PlayerEpisode, options: { at?: number; play?: boolean
   const same = episode?.id === next.id;
   if (!same) {
     save();
+    listened = false;
     episode = next;
     chapterIndex = -1;
     pending = undefined;
@@ -190,7 +198,7 @@ function stepRate(by: 1 | -1) {
 }
 
 function save() {
-  if (!episode || !audio.currentSrc) return;
+  if (!episode || !audio.currentSrc || !listened) return;
   if (audio.readyState < HTMLMediaElement.HAVE_METADATA && audio.currentTime === 0) return;
   const saved = savePosition(episode.id, audio.currentTime, Number.isFinite(audio.duration) ? audio.duration : undefined);
   lastSave = Date.now();
@@ -346,6 +354,7 @@ function init() {
   });
   audio.addEventListener('play', () => {
     chosen = true;
+    listened = true;
     showDock();
     updateChapter();
     updatePositionState();
@@ -378,8 +387,9 @@ function init() {
 
   setHandlers();
   if (episode) {
-    // A returning listener starts where they were (unless the page asks for a moment, see episode-page.ts).
-    const at = new URLSearchParams(location.search).has('t') ? undefined : resumePoint(episode.id);
+    // A returning listener starts where they were, unless the page asks for a moment (player.ts), which a ?t= it
+    // cannot read does not: that one is ignored there, so it must not cancel the resume here either.
+    const at = parseTime(new URLSearchParams(location.search).get('t')) !== undefined ? undefined : resumePoint(episode.id);
     if (at !== undefined) seek(at, false);
     showDock();
     render();

@@ -258,6 +258,56 @@ describe('resume', () => {
   });
 });
 
+describe('links are not listening', () => {
+  const positions = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('podcast:positions') ?? '{}') as Record<string, { t: number; done?: boolean }>);
+
+  it('a ?t= it cannot read leaves the saved position and its resume offer in place', async () => {
+    const { page, problems, context, close } = await open();
+    try {
+      await page.goto(`${server.url}/episodes/`);
+      await page.evaluate((id) => localStorage.setItem('podcast:positions', JSON.stringify({ [id]: { t: 20, at: Date.now() } })), episode.id);
+      for (const t of ['-1', 'abc']) {
+        await page.goto(`${server.url}${episodePath}?t=${t}`);
+        await page.locator('[data-resume]').waitFor();
+        expect(await page.locator('[data-listen-label]').textContent(), t).toBe('Resume from 0:20');
+        // The player waits at the offered position, as without a ?t=.
+        await settledAt(page, 20);
+        await page.goto('about:blank');
+        const back = await open({ context });
+        await back.page.goto(`${server.url}/episodes/`);
+        expect((await positions(back.page))[episode.id]?.t, t).toBe(20);
+        await back.page.close();
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('landing on a moment near or past the end, without playing, neither saves a position nor marks the episode played', async () => {
+    const { page, problems, context, close } = await open();
+    try {
+      await page.goto(`${server.url}${episodePath}?t=100000`);
+      // The player goes to the end (a seek past it clamps to the duration).
+      await settledAt(page, 100000);
+      await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Episodes' }).click();
+      await page.waitForURL(/\/episodes\/$/);
+      const card = page.locator(`[data-episode-id="${episode.id}"]`);
+      await card.waitFor();
+      expect(await card.locator('[data-progress]').textContent()).not.toBe('Played');
+      expect((await positions(page))[episode.id]).toBeUndefined();
+      await page.goto('about:blank');
+      const back = await open({ context });
+      await back.page.goto(`${server.url}${episodePath}`);
+      await back.page.locator('[data-listen-label]').waitFor();
+      expect(await back.page.locator('[data-played]').isVisible()).toBe(false);
+      expect([...problems, ...back.problems]).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('Media Session and keyboard', () => {
   it('puts title, show, artwork and chapter on the lock screen and answers play, pause, seek and next chapter', async () => {
     const { page, problems, close } = await open();
