@@ -7,6 +7,7 @@
  * (bounded). Not /service.json, every episode's record (400 KB gzip at 1,000 episodes): only an index published
  * without records needs it.
  */
+import './zod-jitless.ts';
 import { engineFrom, type SearchEngine } from '../../functions/search/engine.ts';
 import type { ServiceData } from '../../contract/schemas/service-data.ts';
 import type { SearchResult } from '../../contract/schemas/search.ts';

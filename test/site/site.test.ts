@@ -89,6 +89,11 @@ async function open(options: { width?: number; height?: number; colorScheme?: 'l
   page.on('console', (m) => {
     if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
   });
+  // A violation whose exception a script catches logs nothing by itself (a library probing for eval): the event
+  // still fires, and a page with a report-to would send it.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to run: CSP ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
   return { page, problems, close: () => context.close() };
 }
 
