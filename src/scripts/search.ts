@@ -75,15 +75,20 @@ export function initSearch(signal: AbortSignal) {
     return fromBrowser(query, offset);
   };
 
-  /** Same-site result addresses become paths, so they open on whatever origin serves this page. */
+  /**
+   * Same-site result addresses become paths, so they open on whatever origin serves this page. Only web addresses
+   * become links: the answer comes over the network, and a javascript: or data: URL in it must not be clickable.
+   */
   const site = form.dataset.site ? new URL(form.dataset.site) : undefined;
   const localize = (url: string) => {
+    let u: URL;
     try {
-      const u = new URL(url, location.href);
-      return site && u.origin === site.origin ? `${u.pathname}${u.search}${u.hash}` : u.href;
+      u = new URL(url, location.href);
     } catch {
-      return url;
+      return undefined;
     }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined;
+    return site && u.origin === site.origin ? `${u.pathname}${u.search}${u.hash}` : u.href;
   };
 
   const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) => {
@@ -110,7 +115,7 @@ export function initSearch(signal: AbortSignal) {
     const article = el('article');
     const h2 = el('h2');
     const title = el('a', undefined, r.title);
-    title.href = href;
+    if (href) title.href = href;
     h2.append(title);
     const meta = el('p', 'meta');
     const bits = [r.season !== undefined ? `Season ${r.season} · Episode ${r.id}` : `Episode ${r.id}`];
@@ -120,7 +125,7 @@ export function initSearch(signal: AbortSignal) {
     for (const bit of bits) meta.append(el('span', undefined, bit));
     article.append(h2, meta);
     if (r.snippet) article.append(snippet(r.snippet));
-    if (r.start !== undefined) {
+    if (r.start !== undefined && href) {
       const moment = el('a', 'moment');
       moment.href = href;
       moment.innerHTML = '<svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M7 4.5v15l12-7.5z" fill="currentColor"/></svg>';

@@ -311,6 +311,33 @@ describe('search page', () => {
     }
   });
 
+  it('links only web addresses from an answer: a javascript: or data: URL in a result is shown as text', async () => {
+    const { page, problems, close } = await open();
+    try {
+      const result = (id: number, url: string) => ({ id, title: `Result ${id}`, url, start: 5, snippet: 'x' });
+      await page.route('**/api/search**', (route) =>
+        route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify({
+            query: word,
+            total: 3,
+            count: 3,
+            results: [result(1, 'javascript:window.__x=1'), result(2, 'data:text/html,<b>x</b>'), result(3, `${server.url}/episodes/`)],
+          }),
+        }),
+      );
+      await page.goto(`${server.url}/search/?q=${encodeURIComponent(word)}`);
+      await page.locator('[data-results] > li').nth(2).waitFor();
+      const hrefs = await page.locator('[data-results] a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      // The first two titles stay anchors without an address (not links) and offer no moment; the third links.
+      expect(hrefs).toEqual([null, null, `${server.url}/episodes/`, `${server.url}/episodes/`]);
+      expect(await page.locator('[data-results] h2').allTextContents()).toEqual(['Result 1', 'Result 2', 'Result 3']);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('falls back to the published Lunr index in the browser when /api/search cannot be reached, with the same answer', async () => {
     const api = (await (await fetch(`${server.url}/api/search?q=${encodeURIComponent(word)}&limit=20`)).json()) as {
       total: number;
