@@ -107,14 +107,18 @@ function isBrowserNavigation(request: Request): boolean {
   return request.headers.get('sec-fetch-mode') === 'navigate' || wantsHtml(request);
 }
 
+/** The two pages' look: readable on any screen, and a long address wraps instead of widening the page. */
+const PAGE_HEAD = `<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><link rel="icon" href="data:,">
+<style>body{font:1.0625rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}code{overflow-wrap:anywhere}</style>`;
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The error, said to the person in the browser: nothing from the request is linked or redirected to. */
 function errorPage(err: ApiError, authMd: string): Response {
   const envelope = apiErrorResponse(err);
   const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>Authorization error</title></head>
+<html lang="en"><head>${PAGE_HEAD}<title>Authorization error</title></head>
 <body><main><h1>This authorization request cannot continue</h1>
 <p>${escapeHtml(err.message)}</p>
 ${err.hint ? `<p>${escapeHtml(err.hint)}</p>` : ''}<p>Error code: <code>${escapeHtml(err.code)}</code>. The application that sent you here needs fixing; see <a href="${escapeHtml(authMd)}">how agents and apps authenticate</a>.</p>
@@ -137,8 +141,7 @@ function confirmPage(target: URL, show: string, home: string, failure: string | 
     ? `<p>The request could not be completed: ${escapeHtml(failure)} The app that sent you here asks to be told at the address below.</p>`
     : `<p>An app asks for access to the public API of ${escapeHtml(show)}, and to take you on to the address below.</p>`;
   const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>Continue to ${escapeHtml(where)}?</title></head>
+<html lang="en"><head>${PAGE_HEAD}<title>Continue to ${escapeHtml(where)}?</title></head>
 <body><main><h1>Continue to ${escapeHtml(where)}?</h1>
 ${said}
 <p><code>${escapeHtml(shown)}</code></p>
