@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { EpisodeFrontmatterSchema, type Episode } from '../../contract/schemas/episode.ts';
 import { PodcastConfigSchema, type PodcastConfig } from '../../contract/schemas/podcast.ts';
 import { formatDuration, parseDuration } from '../../contract/duration.ts';
-import { MARKDOWN_OPTIONS, markdownToHtml, markdownToText } from './markdown.ts';
+import { MARKDOWN_OPTIONS, NOTES_HTML_POLICY, markdownToHtml, markdownToText } from './markdown.ts';
 import { parseSrtBlocks, srtCues, type Cue } from './srt.ts';
 import { parseVtt } from './vtt.ts';
 import { cachedByContent, cachedParse, cachedParseBytes, ensureParsed, PARSE_CACHE_VERSION, parsedEntry } from './parse-cache.ts';
@@ -391,9 +391,9 @@ function episodeSource(source: string, frontmatter: string, notes: string): Epis
 const EPISODE_SOURCE_IDENTITY = ((): string | undefined => {
   try {
     const require = createRequire(import.meta.url);
-    const packages = ['yaml', 'marked'].map((name) => `${name}@${(require(`${name}/package.json`) as { version: string }).version}`);
+    const packages = ['yaml', 'marked', 'sanitize-html'].map((name) => `${name}@${(require(`${name}/package.json`) as { version: string }).version}`);
     const code = [readEpisodeSource, parseYaml, isoDate, markdownToText, markdownToHtml].map(String);
-    return ['episode-source', PARSE_CACHE_VERSION, ...packages, JSON.stringify(MARKDOWN_OPTIONS), ...code].join('\0');
+    return ['episode-source', PARSE_CACHE_VERSION, ...packages, JSON.stringify(MARKDOWN_OPTIONS), JSON.stringify(NOTES_HTML_POLICY), ...code].join('\0');
   } catch {
     // A bundle without the packages' manifests: read each time.
     return undefined;

@@ -1,13 +1,43 @@
 import { Marked, type Token } from 'marked';
+import sanitizeHtml from 'sanitize-html';
 
 /** The parser's options (part of the content cache's key for rendered notes: src/content/load.ts). */
 export const MARKDOWN_OPTIONS = { gfm: true, async: false } as const;
 
+/**
+ * What show notes may contain once rendered (part of the same cache key): what Markdown makes, plus the few tags
+ * editors write by hand. Notes come from editors and from imported feeds (a third party's HTML turned into
+ * Markdown), and Markdown passes raw HTML and any link scheme through; the site's CSP allows every inline script
+ * the built page holds (by hash), so a <script> in the notes would run. No script, no event handler, no style, no
+ * frame, and links and images only to http(s) (mailto: for links), relative addresses included.
+ */
+export const NOTES_HTML_POLICY = {
+  allowedTags: [
+    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 's', 'sub', 'sup',
+    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'details', 'summary', 'abbr', 'kbd', 'mark', 'input',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    code: ['class'],
+    th: ['align'],
+    td: ['align'],
+    ol: ['start'],
+    abbr: ['title'],
+    // GFM task lists: a disabled checkbox.
+    input: ['type', 'checked', 'disabled'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+} satisfies sanitizeHtml.IOptions;
+
 const marked = new Marked(MARKDOWN_OPTIONS);
 
-/** Show notes → HTML for the episode page and the feed's content:encoded. */
+/** Show notes → HTML for the episode page and the feed's content:encoded, kept to NOTES_HTML_POLICY. */
 export function markdownToHtml(markdown: string): string {
-  return marked.parse(markdown, { async: false });
+  return sanitizeHtml(marked.parse(markdown, { async: false }), NOTES_HTML_POLICY);
 }
 
 /** Show notes → plain text: the contract's Episode.desc, the feed's description and the search index. */

@@ -84,7 +84,7 @@ describe('what the importer takes from the feeds', () => {
     expect(e.title).toBe('1393: "Space Wake"');
     expect(e.hosts).toEqual(['Adam Curry', 'John C Dvorak']);
     expect(e.explicit).toBe(false);
-    expect(e.html).toContain('<h2>No Agenda Episode 1393 - &quot;Space Wake&quot;</h2>');
+    expect(e.html).toContain('<h2>No Agenda Episode 1393 - "Space Wake"</h2>');
     expect(e.html).toContain('<a href="http://dvorak.org/na">here</a>');
     expect(e.html).not.toMatch(/<div/);
   });

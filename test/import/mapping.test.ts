@@ -68,7 +68,7 @@ describe('podcasting20.xml', () => {
     });
     expect(two!.html).not.toContain('.x{}');
     expect(one).toMatchObject({ id: 1, season: 1, duration: '10:00', title: 'Numéro un' });
-    expect(one!.html).toBe('<p>Plain text.<br>Second line.</p>\n');
+    expect(one!.html).toBe('<p>Plain text.<br />Second line.</p>\n');
     expect(report.notes).toEqual(['item 1 "Numéro deux": dropped chapters that start after the episode ends (01:02:03)']);
     expect(report.unfetched).toEqual([]);
   });
