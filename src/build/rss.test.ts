@@ -47,6 +47,23 @@ describe('buildRss', () => {
     expect(feed.guid).toBe(content!.show.guid);
   });
 
+  it('writes the notes as text into the description readers render as HTML: markup written as text stays text', () => {
+    const file = join(dir, 'content/episodes/003-beekeeping.md');
+    const source = readFileSync(file, 'utf8');
+    writeFileSync(file, source.replace(/\n---\n/, '\n---\nWrite &lt;script&gt;alert(1)&lt;/script&gt; & see `<b>` here.\n\n'));
+    try {
+      const { content, errors } = loadContent(join(dir, 'content'), {}, dir);
+      expect(errors).toEqual([]);
+      const xml = buildRss(content!);
+      expect(xml).not.toContain('<script>');
+      // The CDATA holds the escaped text, which an HTML reader shows as the characters written.
+      expect(xml).toContain('<description><![CDATA[Write &lt;script&gt;alert(1)&lt;/script&gt; &amp; see &lt;b&gt; here.');
+      expect(parseFeed(xml)!.items.find((i) => i.itunesEpisode === 3)!.description).toMatch(/^Write /);
+    } finally {
+      writeFileSync(file, source);
+    }
+  });
+
   it('lists only guests when the show names no hosts', () => {
     const show = join(dir, 'content/podcast.yaml');
     writeFileSync(show, readFileSync(show, 'utf8').replace(/^hosts:\n(?: {2}.*\n)+/m, ''));

@@ -13,11 +13,14 @@ import { transcriptFiles } from './transcripts.ts';
 export const PODCAST_NAMESPACE = 'https://podcastindex.org/namespace/1.0';
 
 const text = (value: string | number) => ({ _text: String(value) });
-/** xml-js escapes text nodes but not attribute values, so attributes are escaped here. */
-const escapeAttr = (value: string) =>
+/**
+ * Markup escaping: for attribute values (xml-js escapes text nodes but not attributes), and for plain text going
+ * into a field that readers render as HTML (an item's description, which feed wraps in CDATA as it is).
+ */
+const escapeMarkup = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const attrs = (values: Record<string, string>) => ({
-  _attributes: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, escapeAttr(v)])),
+  _attributes: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, escapeMarkup(v)])),
 });
 const ext = (name: string, objects: ElementCompact | ElementCompact[]): Extension => ({ name, objects: objects as Record<string, unknown> });
 
@@ -146,7 +149,8 @@ function item(episode: LoadedEpisode, showExplicit: boolean, urls: ReturnType<ty
     guid: episode.guid,
     link: urls.episodePage(episode),
     date: new Date(episode.pubDate ?? `${episode.date}T00:00:00Z`),
-    description: episode.desc ?? episode.title,
+    // Plain text (entities in the notes already decoded): "&lt;script&gt;" written as text must stay text.
+    description: escapeMarkup(episode.desc ?? episode.title),
     content: episode.html || undefined,
     // feed writes itunes:duration (H:MM:SS) from the enclosure's duration.
     audio: audio
