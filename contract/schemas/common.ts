@@ -3,9 +3,23 @@ import { z } from 'zod';
 /** "MM:SS" or "HH:MM:SS" (minutes and seconds 00–59; hours any number of digits). */
 export const DURATION_PATTERN = /^(?:(\d+):)?([0-5]?\d):([0-5]\d)$/;
 
+/**
+ * The longest duration taken (1,000 hours, past any real episode): beyond it a typo or a feed's garbage, and far
+ * beyond it seconds no longer count exactly (2^53).
+ */
+export const MAX_DURATION_SECONDS = 1000 * 3600;
+
 export const DurationString = z
   .string()
-  .regex(DURATION_PATTERN, { message: 'must be MM:SS or HH:MM:SS' });
+  .regex(DURATION_PATTERN, { message: 'must be MM:SS or HH:MM:SS' })
+  .refine(
+    (value) => {
+      // zod checks on after a failed pattern: that failure is the one to report.
+      const m = DURATION_PATTERN.exec(value);
+      return !m || Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]) <= MAX_DURATION_SECONDS;
+    },
+    { message: `must be at most ${MAX_DURATION_SECONDS / 3600} hours` },
+  );
 
 /** A calendar date "YYYY-MM-DD" that exists (2025-02-30 is rejected). */
 export const DateString = z.string().refine(

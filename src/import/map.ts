@@ -8,6 +8,7 @@ import type { RssFeed } from 'feedsmith';
 import { z } from 'zod';
 import type { Chapter } from '../../contract/schemas/episode.ts';
 import { formatDuration } from '../../contract/duration.ts';
+import { MAX_DURATION_SECONDS } from '../../contract/schemas/common.ts';
 import { markdownToText } from '../content/markdown.ts';
 import { ITUNES_CATEGORIES } from '../content/itunes-categories.ts';
 import { chaptersFromPodlove } from './chapters.ts';
@@ -234,7 +235,8 @@ export function mapItem(item: FeedItem, position: number, showExplicit: boolean,
     ...(pubDate ? { pubDate } : {}),
   };
   const seconds = typeof it.duration === 'number' && it.duration > 0 ? Math.round(it.duration) : undefined;
-  if (seconds) fields.duration = formatDuration(seconds);
+  if (seconds && seconds <= MAX_DURATION_SECONDS) fields.duration = formatDuration(seconds);
+  else if (seconds) notes.push(`${label}: its itunes:duration is past ${MAX_DURATION_SECONDS / 3600} hours; left out`);
   fields.audioUrl = enclosure.url!.trim();
   if (positiveInt(enclosure.length) !== undefined || enclosure.length === 0) fields.audioLength = enclosure.length;
   if (enclosure.type && /^[\w.+-]+\/[\w.+-]+$/.test(enclosure.type.trim())) fields.audioType = enclosure.type.trim();

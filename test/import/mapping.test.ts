@@ -2,7 +2,7 @@
  * What the importer takes from the tags the five real feeds do not have: Podlove chapters, guests, per-episode
  * explicit, seasons, platform links for the show and the episodes, a Latin-1 feed, an M4A enclosure.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -71,5 +71,38 @@ describe('podcasting20.xml', () => {
     expect(one!.html).toBe('<p>Plain text.<br />Second line.</p>\n');
     expect(report.notes).toEqual(['item 1 "Numéro deux": dropped chapters that start after the episode ends (01:02:03)']);
     expect(report.unfetched).toEqual([]);
+  });
+});
+
+describe('durations past any episode', () => {
+  it('are left out with a note, and the content they make passes the check (a feed typo must not fail the build)', async () => {
+    const item = (n: number, duration: string) =>
+      `<item><title>Ep ${n}</title><guid>ep-${n}</guid><pubDate>Mon, 0${n} Jan 2024 10:00:00 GMT</pubDate>` +
+      `<enclosure url="https://cdn.example/${n}.mp3" length="1000" type="audio/mpeg"/><itunes:duration>${duration}</itunes:duration></item>`;
+    const feed = join(work, 'long.xml');
+    writeFileSync(
+      feed,
+      `<?xml version="1.0"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Long</title>` +
+        `<description>d</description><link>https://long.example/</link><language>en</language>` +
+        `${item(1, '99999999999999999999')}${item(2, '1e308')}${item(3, '01:00:00')}</channel></rss>`,
+    );
+    const out = join(work, 'long');
+    const result = await importFeed({ source: feed, contentDir: out, fetch: offlineFetch });
+    expect(result.notes.filter((n) => n.includes('duration'))).toEqual([
+      'item 1 "Ep 1": its itunes:duration is past 1000 hours; left out',
+      'item 2 "Ep 2": its itunes:duration is past 1000 hours; left out',
+    ]);
+    const { content, errors } = loadContent(out, {}, out);
+    expect(errors).toEqual([]);
+    expect(content!.episodes.map((e) => e.duration)).toEqual([undefined, undefined, '01:00:00']);
+  });
+
+  it('written by an editor, are a content error naming the limit', () => {
+    const copy = join(work, 'editor');
+    cpSync(dir, copy, { recursive: true });
+    const file = join(copy, 'episodes', readdirSync(join(copy, 'episodes')).find((f) => f.endsWith('.md'))!);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^duration: .*$/m, 'duration: "27777777777777776:46:40"'));
+    const { errors } = loadContent(copy, {}, copy);
+    expect(errors.join('\n')).toMatch(/duration.*at most 1000 hours/);
   });
 });
