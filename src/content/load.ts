@@ -444,7 +444,15 @@ function episodeFields(path: string, file: string, errors: string[]): EpisodeFie
     errors.push(`${file}: must start with YAML frontmatter between "---" lines`);
     return null;
   }
-  const read = episodeSource(source, fm[1]!, fm[2]!.trim());
+  let read: EpisodeSource;
+  try {
+    read = episodeSource(source, fm[1]!, fm[2]!.trim());
+  } catch (err) {
+    // Markdown nested a few thousand levels deep (quotes, lists, HTML) overflows marked's stack: one line, this file.
+    if (!(err instanceof RangeError)) throw err;
+    errors.push(`${file}: the show notes are nested too deeply to read (${err.message}); flatten the quotes, lists or HTML`);
+    return null;
+  }
   if ('error' in read.frontmatter) {
     errors.push(`${file}: frontmatter ${read.frontmatter.error}`);
     return null;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Chapter } from '../../contract/schemas/episode.ts';
 import { formatDuration } from '../../contract/duration.ts';
 import { MAX_DURATION_SECONDS } from '../../contract/schemas/common.ts';
-import { markdownToText } from '../content/markdown.ts';
+import { markdownToHtml, markdownToText } from '../content/markdown.ts';
 import { ITUNES_CATEGORIES } from '../content/itunes-categories.ts';
 import { chaptersFromPodlove } from './chapters.ts';
 import { notesToMarkdown } from './notes.ts';
@@ -161,12 +161,28 @@ function people(list: Person[] | undefined): { hosts: string[]; guests: string[]
   return { hosts: [...hosts], guests: [...guests] };
 }
 
+/**
+ * A feed's HTML notes as Markdown, or nothing with a note when they cannot be read: HTML nested a few thousand
+ * levels deep overflows the stack of the converters (turndown's DOM, marked), and one item must not fail the import.
+ */
+function readableNotes(raw: string, label: string, notes: string[], check = (markdown: string) => void markdownToText(markdown)): string {
+  try {
+    const markdown = notesToMarkdown(raw);
+    check(markdown);
+    return markdown;
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    notes.push(`${label}: its notes are nested too deeply to read (${err.message}); left out`);
+    return '';
+  }
+}
+
 export function mapShow(feed: ParsedFeed, notes: string[]): Record<string, unknown> {
   const it = feed.itunes ?? {};
   const title = oneLine(feed.title || it.title) || 'Untitled show';
   if (!oneLine(feed.title || it.title)) notes.push('podcast.yaml: the feed has no title; wrote "Untitled show"');
   const rawDescription = feed.description || it.summary || it.subtitle || '';
-  let description = markdownToText(notesToMarkdown(rawDescription));
+  let description = markdownToText(readableNotes(rawDescription, 'podcast.yaml: the description', notes));
   if (!description) {
     description = title;
     notes.push('podcast.yaml: the feed has no description; wrote the title');
@@ -263,7 +279,8 @@ export function mapItem(item: FeedItem, position: number, showExplicit: boolean,
     number: positiveInt(it.episode) ?? positiveInt(item.podcast?.episode?.number),
     slug: slugify(title),
     fields,
-    body: notesToMarkdown(rawNotes),
+    // As the content check will read them: as text and as HTML.
+    body: readableNotes(rawNotes, label, notes, (markdown) => void (markdownToText(markdown), markdownToHtml(markdown))),
     enclosureUrl: fields.audioUrl as string,
     transcript: transcript ? { url: transcript.url, format: transcript.format } : null,
     chaptersUrl,

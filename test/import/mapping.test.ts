@@ -106,3 +106,34 @@ describe('durations past any episode', () => {
     expect(errors.join('\n')).toMatch(/duration.*at most 1000 hours/);
   });
 });
+
+describe('notes nested past what the converters can read', () => {
+  it('an item whose HTML nests 3,000 deep keeps its episode, without notes, and says so', async () => {
+    const deep = `${'<div>'.repeat(3000)}x${'</div>'.repeat(3000)}`;
+    const feed = join(work, 'deep.xml');
+    writeFileSync(
+      feed,
+      `<?xml version="1.0"?><rss version="2.0"><channel><title>Deep</title><description>d</description><link>https://deep.example/</link><language>en</language>` +
+        `<item><title>Deep one</title><guid>d-1</guid><pubDate>Mon, 01 Jan 2024 10:00:00 GMT</pubDate><enclosure url="https://cdn.example/1.mp3" length="1" type="audio/mpeg"/>` +
+        `<description><![CDATA[${deep}]]></description></item>` +
+        `<item><title>Plain</title><guid>d-2</guid><pubDate>Tue, 02 Jan 2024 10:00:00 GMT</pubDate><enclosure url="https://cdn.example/2.mp3" length="1" type="audio/mpeg"/>` +
+        `<description>Fine notes.</description></item></channel></rss>`,
+    );
+    const out = join(work, 'deep');
+    const result = await importFeed({ source: feed, contentDir: out, fetch: offlineFetch });
+    expect(result.notes).toContainEqual(expect.stringMatching(/^item 1 "Deep one": its notes are nested too deeply to read \(.+\); left out$/));
+    const { content, errors } = loadContent(out, {}, out);
+    expect(errors).toEqual([]);
+    expect(content!.episodes.map((e) => e.desc ?? '')).toEqual(['', 'Fine notes.']);
+  });
+
+  it("an editor's notes nested 6,000 quotes deep are one content error naming the file", () => {
+    const copy = join(work, 'deep-editor');
+    cpSync(dir, copy, { recursive: true });
+    const name = readdirSync(join(copy, 'episodes')).find((f) => f.endsWith('.md'))!;
+    const file = join(copy, 'episodes', name);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n\n${'>'.repeat(6000)} x\n`);
+    const { errors } = loadContent(copy, {}, copy);
+    expect(errors).toEqual([expect.stringMatching(new RegExp(`^episodes/${name.replace('.', '\\.')}: the show notes are nested too deeply to read`))]);
+  });
+});
