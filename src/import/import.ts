@@ -136,6 +136,11 @@ function readExistingEpisodes(dir: string): { byGuid: Map<string, ExistingEpisod
   return { byGuid, ids, files };
 }
 
+/** What the last import recorded for a guid: its own entry only (a guid may be "constructor" or "__proto__"). */
+function recorded(state: State | null, guid: string): EpisodeState | undefined {
+  return state && Object.hasOwn(state.episodes, guid) ? state.episodes[guid] : undefined;
+}
+
 function readState(contentDir: string): State | null {
   try {
     const state = JSON.parse(readFileSync(join(contentDir, STATE_FILE), 'utf8')) as State;
@@ -238,7 +243,7 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
   const newOnes: ImportedEpisode[] = [];
   for (const ep of imported) {
     const current = existing.byGuid.get(ep.guid);
-    const base = state?.episodes[ep.guid];
+    const base = recorded(state, ep.guid);
     if (!current && base && !force) {
       notes.push(`${ep.label}: episodes/${base.file} was deleted since the last import; not brought back (--force does)`);
       continue;
@@ -254,7 +259,7 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
   let nextFree = highest;
   for (const ep of [...newOnes].sort((a, b) => numbers.get(a)! - numbers.get(b)!)) {
     // An episode brought back with --force gets its old id and file name again when they are free.
-    const previous = state?.episodes[ep.guid];
+    const previous = recorded(state, ep.guid);
     const previousId = typeof previous?.fields.id === 'number' ? previous.fields.id : undefined;
     let id = previousId !== undefined && !usedIds.has(previousId) ? previousId : numbers.get(ep)!;
     if (usedIds.has(id)) id = ++nextFree;
@@ -262,7 +267,7 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
     let file = previous && id === previousId && !usedFiles.has(previous.file) ? previous.file : `${String(id).padStart(width, '0')}-${ep.slug}.md`;
     for (let n = 2; usedFiles.has(file); n++) file = `${String(id).padStart(width, '0')}-${ep.slug}-${n}.md`;
     usedFiles.add(file);
-    plans.push({ ep, id, file, current: undefined, base: state?.episodes[ep.guid], fields: {} });
+    plans.push({ ep, id, file, current: undefined, base: recorded(state, ep.guid), fields: {} });
   }
   plans.sort((a, b) => a.id - b.id);
 
@@ -373,7 +378,8 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
       source: options.source,
       importedAt: new Date().toISOString(),
       show,
-      episodes: {},
+      // Keyed by the feed's guids, which may be any text ("__proto__", "constructor"): no prototype to collide with.
+      episodes: Object.create(null) as State['episodes'],
     };
     for (const plan of plans) {
       const rel = `episodes/${plan.file}`;

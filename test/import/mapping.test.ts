@@ -137,3 +137,27 @@ describe('notes nested past what the converters can read', () => {
     expect(errors).toEqual([expect.stringMatching(new RegExp(`^episodes/${name.replace('.', '\\.')}: the show notes are nested too deeply to read`))]);
   });
 });
+
+describe('guids that are the names of object properties', () => {
+  it('"__proto__", "constructor" and "hasOwnProperty" are guids like any other, on a first import and on the next', async () => {
+    const item = (guid: string, title: string, day: number) =>
+      `<item><title>${title}</title><guid>${guid}</guid><pubDate>Mon, 0${day} Jan 2024 10:00:00 GMT</pubDate><enclosure url="https://cdn.example/${day}.mp3" length="1" type="audio/mpeg"/></item>`;
+    const feed = (items: string) =>
+      `<?xml version="1.0"?><rss version="2.0"><channel><title>Proto</title><description>d</description><link>https://proto.example/</link><language>en</language>${items}</channel></rss>`;
+    const first = join(work, 'proto1.xml');
+    const second = join(work, 'proto2.xml');
+    writeFileSync(first, feed(item('g1', 'One', 1) + item('__proto__', 'Proto', 2)));
+    writeFileSync(second, feed(item('g1', 'One', 1) + item('__proto__', 'Proto renamed', 2) + item('constructor', 'Built', 3) + item('hasOwnProperty', 'Owned', 4)));
+    const out = join(work, 'proto');
+    await importFeed({ source: first, contentDir: out, fetch: offlineFetch });
+    const again = await importFeed({ source: second, contentDir: out, fetch: offlineFetch });
+    expect(again.notes.filter((n) => /deleted|editor/.test(n))).toEqual([]);
+    expect(again.created).toHaveLength(2);
+    expect(again.updated).toHaveLength(1);
+    const state = JSON.parse(readFileSync(join(out, '.import.json'), 'utf8')) as { episodes: Record<string, unknown> };
+    expect(Object.keys(state.episodes).sort()).toEqual(['__proto__', 'constructor', 'g1', 'hasOwnProperty']);
+    const { content, errors } = loadContent(out, {}, out);
+    expect(errors).toEqual([]);
+    expect(content!.episodes.map((e) => e.title)).toEqual(['One', 'Proto renamed', 'Built', 'Owned']);
+  });
+});
