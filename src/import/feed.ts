@@ -63,11 +63,19 @@ export function parseFeedText(text: string, name: string): ParsedFeed {
   if (valid !== true) {
     throw new ImportError(`${name}: is not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
   }
-  const root = /<(?!\?|!)([\w:.-]+)/.exec(body)?.[1] ?? '';
+  // The first element after the prolog (declaration, comments, processing instructions, a DOCTYPE with its
+  // internal subset, whose entity values may hold tags of their own).
+  const prolog = /^(?:\s*(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>))*/i.exec(body)![0];
+  const root = /^\s*<([\w:.-]+)/.exec(body.slice(prolog.length))?.[1] ?? '';
   let feed: ParsedFeed;
   try {
     feed = parseRssFeed(body);
-  } catch {
+  } catch (err) {
+    if (root.toLowerCase() === 'rss') {
+      // The XML parser's own reason (external entities refused, nesting too deep...), which feedsmith keeps as the cause.
+      const reason = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
+      throw new ImportError(`${name}: is an RSS feed that cannot be read: ${reason}`);
+    }
     throw new ImportError(`${name}: is XML but not an RSS feed (its root element is <${root}>, not <rss>)`);
   }
   if (root.toLowerCase() !== 'rss') {

@@ -19,6 +19,10 @@ const cases: Array<[string, RegExp]> = [
   ['broken-xml.xml', /^import: broken-xml\.xml: is not well-formed XML: Expected closing tag 'item' .* \(line 8, column \d+\)$/],
   ['html-page.xml', /^import: html-page\.xml: is not well-formed XML: .*\(line 2, column \d+\)$/],
   ['not-rss.xml', /^import: not-rss\.xml: is XML but not an RSS feed \(its root element is <feed>, not <rss>\)$/],
+  // The root element after a DOCTYPE whose entity holds a tag of its own.
+  ['doctype-not-rss.xml', /^import: doctype-not-rss\.xml: is XML but not an RSS feed \(its root element is <feed>, not <rss>\)$/],
+  // Nothing is read from file:///etc/passwd, and the parser's reason is the one given.
+  ['external-entity.xml', /^import: external-entity\.xml: is an RSS feed that cannot be read: External entities are not supported$/],
   ['no-items.xml', /^import: no-items\.xml: the feed has no items \(no episodes to import\)$/],
   ['missing-enclosure.xml', /^import: missing-enclosure\.xml: an item has no enclosure \(no audio\): item 2 "A blog post, no audio"$/],
   ['duplicate-guids.xml', /^import: duplicate-guids\.xml: duplicate guids: item 3 "First" repeats the guid "ep-1" of item 1 "Third"$/],
