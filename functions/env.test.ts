@@ -8,3 +8,29 @@ describe('SERVICE_ENV_NAMES', () => {
     expect(new Set(SERVICE_ENV_NAMES)).toEqual(described);
   });
 });
+
+describe('positiveInt', () => {
+  it('takes decimal digits from 1 to its limit, and the fallback when unset or empty', async () => {
+    const { positiveInt, MAX_TIMER_MS } = await import('./env.ts');
+    expect(positiveInt({}, 'X_MS', 7)).toBe(7);
+    expect(positiveInt({ X_MS: '' }, 'X_MS', 7)).toBe(7);
+    expect(positiveInt({ X_MS: '250' }, 'X_MS', 7, MAX_TIMER_MS)).toBe(250);
+    expect(positiveInt({ X_MS: String(MAX_TIMER_MS) }, 'X_MS', 7, MAX_TIMER_MS)).toBe(MAX_TIMER_MS);
+  });
+
+  it('refuses what a runtime would misread: a timer past 2^31 - 1 ms (run after 1 ms), signs, exponents, hex, spaces', async () => {
+    const { positiveInt, MAX_TIMER_MS } = await import('./env.ts');
+    expect(() => positiveInt({ X_MS: '10000000000' }, 'X_MS', 7, MAX_TIMER_MS)).toThrow(`X_MS must be a whole number of at least 1 and at most ${MAX_TIMER_MS}, got "10000000000"`);
+    for (const raw of ['0', '-1', '1e3', '0x10', ' 5 ', '5 0', '1.5', 'abc', '1e309', '99999999999999999999']) {
+      expect(() => positiveInt({ N: raw }, 'N', 7), raw).toThrow(`N must be a whole number of at least 1, got "${raw}"`);
+    }
+  });
+});
+
+describe('readServiceEnv', () => {
+  it('refuses timeouts a timer cannot wait, by name', async () => {
+    const { readServiceEnv } = await import('./env.ts');
+    expect(() => readServiceEnv({ RESPONSE_TIMEOUT_MS: '1e10' })).toThrow(/^RESPONSE_TIMEOUT_MS must be/);
+    expect(() => readServiceEnv({ RATE_LIMIT_WINDOW_MS: '100000000000000000000' })).toThrow(/^RATE_LIMIT_WINDOW_MS must be .* at most 2147483647/);
+  });
+});

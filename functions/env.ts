@@ -58,8 +58,8 @@ export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): Serv
   }
   return {
     rateLimitMax: positiveInt(vars, 'RATE_LIMIT_MAX', 60),
-    rateLimitWindowMs: positiveInt(vars, 'RATE_LIMIT_WINDOW_MS', 60_000),
-    responseTimeoutMs: positiveInt(vars, 'RESPONSE_TIMEOUT_MS', 30_000),
+    rateLimitWindowMs: positiveInt(vars, 'RATE_LIMIT_WINDOW_MS', 60_000, MAX_TIMER_MS),
+    responseTimeoutMs: positiveInt(vars, 'RESPONSE_TIMEOUT_MS', 30_000, MAX_TIMER_MS),
     searchCacheMb: positiveInt(vars, 'SEARCH_CACHE_MB', defaults.searchCacheMb ?? 32),
     // An operator's SEARCH_CACHE_MB is the budget, whatever the show's size.
     searchCachePerPassage: vars.SEARCH_CACHE_MB ? 0 : (defaults.searchCachePerPassage ?? 0),
@@ -71,10 +71,19 @@ export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): Serv
   };
 }
 
-export function positiveInt(vars: EnvVars, name: string, fallback: number): number {
+/**
+ * The longest time a timer can wait (2^31 - 1 ms, about 24.8 days): JavaScript runtimes run a longer timeout after
+ * 1 ms instead, which would turn a generous deadline into none at all.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A whole number written in decimal digits (no sign, exponent, hex or spaces), from 1 to max. */
+export function positiveInt(vars: EnvVars, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = vars[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new Error(`${name} must be a whole number of at least 1${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, got "${raw}"`);
+  }
   return value;
 }

@@ -1,5 +1,5 @@
 import type { ServiceEnv } from '../../functions/types.ts';
-import { positiveInt, readServiceEnv, SERVICE_ENV_HELP } from '../../functions/env.ts';
+import { MAX_TIMER_MS, positiveInt, readServiceEnv, SERVICE_ENV_HELP } from '../../functions/env.ts';
 import { IDLE_MS, MIN_INTERVAL_MS } from './idle-gc.ts';
 
 export interface ServerConfig extends ServiceEnv {
@@ -77,10 +77,10 @@ export function readConfig(vars: Record<string, string | undefined> = process.en
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0–65535, got "${vars.PORT}"`);
   return {
     ...readServiceEnv(vars, { searchCachePerPassage: SEARCH_CACHE_BYTES_PER_PASSAGE }),
-    shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000),
-    headersTimeoutMs: positiveInt(vars, 'HEADERS_TIMEOUT_MS', 10_000),
+    shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000, MAX_TIMER_MS),
+    headersTimeoutMs: positiveInt(vars, 'HEADERS_TIMEOUT_MS', 10_000, MAX_TIMER_MS),
     staticCacheMb: positiveInt(vars, 'STATIC_CACHE_MB', 32),
-    idleGcMs: positiveInt(vars, 'IDLE_GC_MS', IDLE_MS),
+    idleGcMs: positiveInt(vars, 'IDLE_GC_MS', IDLE_MS, MAX_TIMER_MS),
     host: vars.HOST || 'localhost',
     port,
     distDir: vars.DIST_DIR || vars.ASTRO_OUT_DIR || 'dist',
