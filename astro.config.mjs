@@ -43,11 +43,13 @@ const kept = keptPages();
 const site = (process.env.SITE_URL || show.siteUrl || 'http://localhost:4321').replace(/\/+$/, '');
 
 export default defineConfig({
-  site,
+  // An address that does not parse is the content check's to report (naming SITE_URL or siteUrl), not Astro's own
+  // config check's ("Invalid URL", naming nothing).
+  site: URL.parse(site) ? site : undefined,
   // A site served under a path (SITE_URL=https://example.org/podcast, behind a proxy or a CDN that maps that path to
   // this output's root): every address the build writes itself carries the path already (src/build/urls.ts); this
   // gives Astro's own assets (/_astro/*.css, *.js) the same prefix.
-  base: new URL(site).pathname,
+  base: URL.parse(site)?.pathname ?? '/',
   output: 'static',
   outDir: process.env.ASTRO_OUT_DIR || './dist',
   cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',

@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { HttpUrl } from './common.ts';
 
+/**
+ * The site's address ({base_url}): every page, feed and OAuth document is written under it, so a query, a fragment
+ * or credentials in it would be published everywhere (and an OAuth issuer may have neither query nor fragment,
+ * RFC 8414 §2). A path is fine: a site served under one.
+ */
+const SiteUrl = HttpUrl.refine(
+  (value) => {
+    const url = URL.parse(value);
+    // One that does not parse is HttpUrl's to report.
+    return !url || (!/[?#]/.test(value) && !url.username && !url.password);
+  },
+  { message: 'must be the address of the site, http(s) with an optional path, and no query, fragment or user name' },
+);
+
 const Category = z.strictObject({
   category: z.string().min(1),
   subcategories: z.array(z.string().min(1)).default([]),
@@ -41,7 +55,7 @@ export const PodcastConfigSchema = z.strictObject({
   medium: z.enum(MEDIUMS, { message: `must be one of ${MEDIUMS.join(', ')}` }).default('podcast'),
   /** The show's hosts (podcast:person role host): a name, or name with role, img and href. */
   hosts: z.array(z.union([z.string().min(1).transform((name): z.output<typeof Host> => ({ name, role: 'host' })), Host])).default([]),
-  siteUrl: HttpUrl,
+  siteUrl: SiteUrl,
   audioBaseUrl: z.union([HttpUrl, z.literal('')]).default(''),
   platforms: z
     .strictObject({

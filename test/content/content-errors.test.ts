@@ -130,6 +130,17 @@ describe('content errors', () => {
     expect(content!.show.feedUrl).toBe('https://pod.example.org/rss.xml');
   });
 
+  it('refuses a site address that would publish a query, a fragment or credentials everywhere, and takes a path', () => {
+    const dir = fixture({ 'episodes/001-a.md': valid(1) });
+    for (const site of ['https://example.org/?x=1', 'https://example.org/#top', 'https://user:secret@example.org']) {
+      expect(errorsOf(dir, { SITE_URL: site }), site).toEqual([
+        `content/podcast.yaml: siteUrl "${site}" must be the address of the site, http(s) with an optional path, and no query, fragment or user name`,
+      ]);
+    }
+    expect(errorsOf(dir, { SITE_URL: 'example.org' })).toEqual(['content/podcast.yaml: siteUrl "example.org" must be an absolute http(s) URL']);
+    expect(errorsOf(dir, { SITE_URL: 'https://example.org/podcast' })).toEqual([]);
+  });
+
   it('npm run check prints every problem and exits 1', () => {
     const dir = fixture({ 'episodes/001-a.md': valid(1, 'duration: "75:3"'), 'episodes/002-b.md': valid(2, 'srtfile: x') });
     const run = spawnSync(process.execPath, [join(ROOT, 'src/content/check-cli.ts'), 'content'], { cwd: dir, encoding: 'utf8' });
