@@ -12,7 +12,8 @@
  * then allows the full budget on its own), single-use state is kept in this process (MemorySingleUseStore: a code
  * could then be redeemed once per process), the service keeps answering, the outage is logged once, and Redis is
  * used again as soon as the client reconnects. Commands are never queued while disconnected, so a dead Redis adds
- * no latency. Every single-use mark is also written to this process's memory, so a process never forgets its own
+ * no latency; and a Redis that holds the connection but does not answer (hung, stopped, overloaded) costs one
+ * request timeoutMs, after which Redis is left alone for retryAfterMs (the next request tries it again). Every single-use mark is also written to this process's memory, so a process never forgets its own
  * redemptions and revocations during an outage.
  */
 import { createClient } from 'redis';
@@ -38,6 +39,8 @@ export interface RedisStoreOptions {
   log: Logger;
   /** A command slower than this counts as an outage for that request (default 250 ms). */
   timeoutMs?: number;
+  /** After a failed or timed-out command, Redis is not asked again for this long (default 2,000 ms). */
+  retryAfterMs?: number;
   /** Key prefix, so the service can share a Redis with others (default "ratelimit:"). */
   prefix?: string;
   /** Key prefix of the single-use state (default "once:"). */
@@ -51,6 +54,9 @@ export class RedisSharedStore implements RateLimitStore, SingleUseStore {
   readonly #oncePrefix: string;
   readonly #log: Logger;
   readonly #timeoutMs: number;
+  readonly #retryAfterMs: number;
+  /** Until then (performance.now()) requests are answered in this process without asking Redis. */
+  #pausedUntil = 0;
   readonly #prefix: string;
   readonly #where: string;
   #sha: string | undefined;
@@ -62,6 +68,7 @@ export class RedisSharedStore implements RateLimitStore, SingleUseStore {
   constructor(options: RedisStoreOptions) {
     this.#log = options.log;
     this.#timeoutMs = options.timeoutMs ?? 250;
+    this.#retryAfterMs = options.retryAfterMs ?? 2_000;
     this.#prefix = options.prefix ?? 'ratelimit:';
     this.#oncePrefix = options.oncePrefix ?? 'once:';
     this.#where = redactUrl(options.url);
@@ -80,6 +87,7 @@ export class RedisSharedStore implements RateLimitStore, SingleUseStore {
       this.#log.info(this.#everReady ? 'rate limit store reconnected' : 'rate limit store connected', { store: 'redis', redis: this.#where });
       this.#everReady = true;
       this.#degraded = false;
+      this.#pausedUntil = 0;
     });
     this.#client.connect().catch((err: Error) => {
       if (!this.#closing) this.#down(err);
@@ -103,14 +111,25 @@ export class RedisSharedStore implements RateLimitStore, SingleUseStore {
   }
 
   hit(key: string, windowMs: number, now: number): RateLimitHit | Promise<RateLimitHit> {
-    if (!this.#client.isReady) {
-      this.#down();
-      return this.#fallback.hit(key, windowMs, now);
-    }
+    if (!this.#usable()) return this.#fallback.hit(key, windowMs, now);
     return this.#remoteHit(key, windowMs, now).catch((err: Error) => {
-      this.#down(err);
+      this.#failed(err);
       return this.#fallback.hit(key, windowMs, now);
     });
+  }
+
+  /** Whether to ask Redis now: connected, and not resting after a failure. */
+  #usable(): boolean {
+    if (!this.#client.isReady) {
+      this.#down();
+      return false;
+    }
+    return performance.now() >= this.#pausedUntil;
+  }
+
+  #failed(err: Error): void {
+    this.#pausedUntil = performance.now() + this.#retryAfterMs;
+    this.#down(err);
   }
 
   async #remoteHit(key: string, windowMs: number, now: number): Promise<RateLimitHit> {
@@ -152,14 +171,11 @@ export class RedisSharedStore implements RateLimitStore, SingleUseStore {
 
   /** A single-use command, or the local answer while Redis is away. Never rejects. */
   async #once<T>(run: () => Promise<T>, local: () => T): Promise<T> {
-    if (!this.#client.isReady) {
-      this.#down();
-      return local();
-    }
+    if (!this.#usable()) return local();
     try {
       return await this.#remote(run);
     } catch (err) {
-      this.#down(err as Error);
+      this.#failed(err as Error);
       return local();
     }
   }

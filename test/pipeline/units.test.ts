@@ -15,6 +15,9 @@ import { rateKey } from '../../functions/middleware/rate-limit.ts';
 import { encodingPreference, safePath } from '../../functions/static.ts';
 import { MemoryRateLimitStore } from '../../functions/ratelimit/memory.ts';
 import { RedisRateLimitStore } from '../../hosts/node/redis-store.ts';
+import { createClient } from 'redis';
+import { startRedis, stopRedis } from '../helpers/redis.ts';
+import { freePort } from './util.ts';
 import { MemoryResponse } from '../../functions/memory-response.ts';
 import { PendingHeaders } from '../../functions/middleware/pending-headers.ts';
 import { createApp } from '../../functions/app.ts';
@@ -145,6 +148,33 @@ describe('RedisRateLimitStore', () => {
       expect(await store.has('grant:b')).toBe(true);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('RedisSharedStore with a Redis that holds the connection but does not answer', () => {
+  it('waits for it once, then answers in this process without asking it until retryAfterMs has passed', async () => {
+    const port = await freePort();
+    const redis = await startRedis(port);
+    const store = new RedisRateLimitStore({ url: `redis://127.0.0.1:${port}`, log: quiet(), timeoutMs: 100, retryAfterMs: 600_000 });
+    const reader = createClient({ url: `redis://127.0.0.1:${port}` });
+    try {
+      expect(await store.ready(5_000)).toBe(true);
+      await store.hit('hung', 60_000, 0);
+      redis.kill('SIGSTOP');
+      // Ten requests while Redis is stopped: the first waits out timeoutMs, the other nine do not ask Redis at all.
+      for (let i = 0; i < 10; i++) expect((await store.hit('hung', 60_000, i)).count, String(i)).toBe(i + 1);
+      expect(await store.add('code:hung', 60_000)).toBe(true);
+      redis.kill('SIGCONT');
+      // What Redis received while stopped runs now: one increment (the first request's), not ten.
+      await reader.connect();
+      await expect.poll(async () => Number(await reader.get('ratelimit:hung'))).toBe(2);
+      expect(await reader.exists('once:code:hung')).toBe(0);
+    } finally {
+      redis.kill('SIGCONT');
+      await reader.quit().catch(() => {});
+      await store.close();
+      await stopRedis(redis, 'SIGTERM');
     }
   });
 });
