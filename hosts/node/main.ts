@@ -13,7 +13,7 @@ import { enableCompileCache } from 'node:module';
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { Server as NetServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,34 @@ export interface Service {
   reload(reason?: string): Promise<boolean>;
 }
 
+/**
+ * `astro build` into distDir, in a child process. A signal meant for the service while it builds (a process manager
+ * stopping it, a second Ctrl-C) is passed on to the build and awaited: the service is not listening yet, and a build
+ * left running on its own would go on writing into the folder after the service has gone.
+ */
+async function buildOnce(distDir: string): Promise<{ status: number | null; stoppedBy?: NodeJS.Signals }> {
+  const child = spawn(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build'], {
+    stdio: 'inherit',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_OUT_DIR: resolve(distDir) },
+  });
+  let stoppedBy: NodeJS.Signals | undefined;
+  const pass = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    child.kill(signal);
+  };
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, pass);
+  try {
+    const status = await new Promise<number | null>((done, fail) => {
+      child.once('error', fail);
+      child.once('exit', (code) => done(code));
+    });
+    return { status, ...(stoppedBy ? { stoppedBy } : {}) };
+  } finally {
+    for (const signal of signals) process.off(signal, pass);
+  }
+}
+
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
   const config = options.config ?? readConfig();
   const log = options.log ?? createLogger(config.logLevel);
@@ -76,10 +104,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   if (reason) {
     log.info(`${reason}; building first`, { dir: clientDir });
     log.flush();
-    const result = spawnSync(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build'], {
-      stdio: 'inherit',
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_OUT_DIR: resolve(config.distDir) },
-    });
+    const result = await buildOnce(config.distDir);
+    if (result.stoppedBy) throw new Error(`stopped by ${result.stoppedBy} during the build, which was stopped too`);
     if (result.status !== 0) throw new Error(`the build failed (exit code ${result.status})`);
   }
 

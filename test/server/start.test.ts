@@ -50,3 +50,47 @@ describe('hosts/node/start.ts (Linux, glibc: the machines CI and the README targ
     expect(environ(own.process.pid!)).toMatchObject({ MALLOC_ARENA_MAX: MALLOC_SETTINGS.MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_: '65536' });
   }, 60_000);
 });
+
+describe('a signal while npm start builds first', () => {
+  it('is passed on to the build, which stops with the service instead of writing on into the folder alone', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createInterface } = await import('node:readline');
+    const dist = mkdtempSync(join(tmpdir(), 'start-signal-'));
+    const child = spawn(process.execPath, ['hosts/node/main.ts'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DIST_DIR: dist, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines: string[] = [];
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      // The build has started once astro prints its first line (after the service's "building first").
+      await new Promise<void>((done, fail) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          lines.push(line);
+          if (lines.some((l) => l.includes('building first')) && !line.includes('building first')) done();
+        });
+        child.once('exit', () => fail(new Error(`exited before building:\n${lines.join('\n')}`)));
+      });
+      const builds = () =>
+        readdirSync('/proc')
+          .filter((p) => /^\d+$/.test(p))
+          .filter((p) => {
+            try {
+              return readFileSync(`/proc/${p}/environ`, 'utf8').includes(`ASTRO_OUT_DIR=${dist}`);
+            } catch {
+              return false;
+            }
+          });
+      expect(builds().length).toBeGreaterThan(0);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(1);
+      expect(builds()).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dist, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
