@@ -1,11 +1,5 @@
-import { DURATION_PATTERN } from './schemas/common.ts';
-
-/** "MM:SS" or "HH:MM:SS" → seconds; undefined when the text is not a duration. */
-export function parseDuration(text: string): number | undefined {
-  const m = DURATION_PATTERN.exec(text.trim());
-  if (!m) return undefined;
-  return Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]);
-}
+// Beside the pattern it reads, where the contract's duration schema uses it too.
+export { parseDuration } from './schemas/common.ts';
 
 /** Seconds → "MM:SS" under an hour, "HH:MM:SS" from an hour on (the contract's Episode.duration). */
 export function formatDuration(totalSeconds: number): string {

@@ -3,6 +3,13 @@ import { z } from 'zod';
 /** "MM:SS" or "HH:MM:SS" (minutes and seconds 00–59; hours any number of digits). */
 export const DURATION_PATTERN = /^(?:(\d+):)?([0-5]?\d):([0-5]\d)$/;
 
+/** "MM:SS" or "HH:MM:SS" → seconds; undefined when the text is not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const m = DURATION_PATTERN.exec(text.trim());
+  if (!m) return undefined;
+  return Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+}
+
 /**
  * The longest duration taken (1,000 hours, past any real episode): beyond it a typo or a feed's garbage, and far
  * beyond it seconds no longer count exactly (2^53).
@@ -13,11 +20,8 @@ export const DurationString = z
   .string()
   .regex(DURATION_PATTERN, { message: 'must be MM:SS or HH:MM:SS' })
   .refine(
-    (value) => {
-      // zod checks on after a failed pattern: that failure is the one to report.
-      const m = DURATION_PATTERN.exec(value);
-      return !m || Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]) <= MAX_DURATION_SECONDS;
-    },
+    // zod checks on after a failed pattern: that failure is the one to report.
+    (value) => (parseDuration(value) ?? 0) <= MAX_DURATION_SECONDS,
     { message: `must be at most ${MAX_DURATION_SECONDS / 3600} hours` },
   );
 
