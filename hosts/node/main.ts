@@ -192,7 +192,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     } catch (err) {
       // Only a request too malformed to become a Request gets here: the pipeline itself never throws.
       if (err instanceof MethodNotAllowedError) {
-        response = methodNotAllowed(req.method ?? '', req.url ?? '/');
+        response = current.app.refuseMethod(req.method ?? '', req.url ?? '/');
       } else if (err instanceof BadRequestError) {
         response = errorResponse(err.code, { message: err.message, hint: err.hint });
         refused = true;
@@ -212,9 +212,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     await writeResponse(req, res, response, { close: shuttingDown || refused });
   };
 
-  /** 405 for a method the pipeline cannot be given (see UNREPRESENTABLE_METHODS), with the path's real Allow. */
-  const methodNotAllowed = (method: string, target: string): Response => current.app.refuseMethod(method, target);
-
   const server = createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -233,7 +230,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   // rather than drop the connection without a word. This is not a proxy.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => {});
-    const response = methodNotAllowed('CONNECT', req.url ?? '');
+    const response = current.app.refuseMethod('CONNECT', req.url ?? '');
     void response.text().then((body) => {
       const head = [`HTTP/1.1 405 Method Not Allowed`, 'Connection: close', 'X-Content-Type-Options: nosniff', `Content-Length: ${Buffer.byteLength(body)}`];
       response.headers.forEach((value, name) => head.push(`${name}: ${value}`));
