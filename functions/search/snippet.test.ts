@@ -78,6 +78,22 @@ describe('makeSnippet', () => {
     expect(long.slice(s.offset).startsWith(s.text.slice(1, 10))).toBe(true);
   });
 
+  it('never cuts a surrogate pair when a long sentence has no word to end on', () => {
+    for (const prefix of ['"', '(', '¿', '🎵 ']) {
+      const s = makeSnippet(`${prefix}${'😴'.repeat(200)}.`, new Set(), analyzer);
+      expect(s.text.endsWith('…')).toBe(true);
+      // A lone half of a pair is not well-formed text (and strict JSON parsers refuse it).
+      expect(s.text.isWellFormed()).toBe(true);
+      expect(s.text.length).toBeGreaterThan(SNIPPET_MAX_LENGTH / 2);
+    }
+  });
+
+  it('keeps most of the room when the only word to end on is at the very start', () => {
+    const s = makeSnippet(`x ${'🎵'.repeat(200)} tail.`, new Set(), analyzer);
+    expect(s.text.isWellFormed()).toBe(true);
+    expect(s.text.length).toBeGreaterThan(SNIPPET_MAX_LENGTH / 2);
+  });
+
   it('replaces guillemets in the source so a guillemet always means a match', () => {
     const s = makeSnippet('He called it «levain» and fed the starter.', termsOf('starter'), analyzer);
     expect(s.text).toBe('He called it "levain" and fed the «starter».');

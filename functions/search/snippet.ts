@@ -96,7 +96,10 @@ export function makeSnippet(
     let to = Math.min(range.end, from + maxLength);
     let lastWhole = -1;
     for (let i = count - 1; i >= 0 && lastWhole < 0; i--) if (ends[i]! <= to && starts[i]! >= from) lastWhole = i;
-    if (to < range.end && lastWhole >= 0) to = ends[lastWhole]!;
+    // End on a whole word, unless that would throw away most of the room (a run of emoji or symbols, no words).
+    if (to < range.end && lastWhole >= 0 && ends[lastWhole]! - from >= maxLength / 2) to = ends[lastWhole]!;
+    // Never between the two halves of a surrogate pair: a lone half is not text, and strict JSON parsers refuse it.
+    else if (to < range.end && isLowSurrogate(text.charCodeAt(to))) to--;
     cropStart = from > range.start;
     cropEnd = to < range.end;
     range.start = from;
@@ -116,6 +119,8 @@ export function makeSnippet(
   out = out.replace(/\s+/g, ' ').trim();
   return { text: `${cropStart ? ELLIPSIS : ''}${out}${cropEnd ? ELLIPSIS : ''}`, offset: range.start };
 }
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 const clean = (s: string) => s.replace(/[«»]/g, '"');
 
