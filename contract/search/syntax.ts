@@ -10,6 +10,11 @@ export const MAX_TERMS = 32;
 export const MIN_PREFIX = 2;
 /** Each prefix expands to many index terms; past this many, further `word*` are read as plain words. */
 export const MAX_PREFIXES = 5;
+/**
+ * Only this many characters of a query are read (a whole word is never cut in two): 32 distinct words fit many
+ * times over, and the rest, which could change nothing, would still cost a pass over every character.
+ */
+export const MAX_QUERY_CHARS = 1000;
 /** The implicit prefix on the last word starts at three characters ("cry" but not "cr"). */
 export const MIN_AUTO_PREFIX = 3;
 /** The longest snippet a result carries, in characters. */
@@ -38,7 +43,8 @@ usually treat as syntax are read as word breaks, except for these operators:
   words.
 - \`:\`, \`~\`, \`^\` and other punctuation separate words: \`3:30\` searches for "3" and "30".
 - Only the first ${MAX_TERMS} distinct words are used, and at most ${MAX_PREFIXES} of them as \`prefix*\`; a very
-  short \`prefix*\` on a large show matches the first few thousand words that start with it.
+  short \`prefix*\` on a large show matches the first few thousand words that start with it. Of a query longer than
+  ${MAX_QUERY_CHARS} characters, the whole words within the first ${MAX_QUERY_CHARS} are read and the rest is ignored (not an error).
 
 ### How /ask differs from /api/search
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import lunr from 'lunr';
 import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
-import { contentWords, MAX_TERMS, parseQuery, type Clause } from './query.ts';
+import { contentWords, MAX_QUERY_CHARS, MAX_TERMS, parseQuery, type Clause } from './query.ts';
 
 let analyzer: Analyzer;
 beforeAll(async () => {
@@ -47,6 +47,24 @@ describe('parseQuery: hostile input never throws', () => {
     expect(parsed.truncated).toBe(true);
     expect(parsed.clauses[0]!.term).toBe('word0');
     expect(parseQuery('x'.repeat(5000), analyzer).clauses).toHaveLength(1);
+  });
+
+  it(`reads only the whole words within the first ${MAX_QUERY_CHARS} characters`, () => {
+    // Stop words never become clauses, so MAX_TERMS alone would not stop a pass over 60 KB of them.
+    const padding = 'a '.repeat(MAX_QUERY_CHARS / 2 - 3);
+    const atEdge = `${padding}bread ovenproof`;
+    expect(atEdge.length).toBeGreaterThan(MAX_QUERY_CHARS);
+    for (const parse of [parseQuery, contentWords]) {
+      const parsed = parse(`${atEdge} ${'a '.repeat(30_000)}starter`, analyzer);
+      // "ovenproof" starts before the limit and ends after it: a cut word would be searched as another word.
+      expect(parsed.clauses.map((c) => c.term)).toEqual(['bread']);
+      expect(parsed.truncated).toBe(true);
+      expect(parsed.clauses[0]!.autoPrefix).toBe(false);
+    }
+    const oneWord = parseQuery(`${'😴'.repeat(MAX_QUERY_CHARS)}x`, analyzer);
+    expect(oneWord.truncated).toBe(true);
+    expect(oneWord.clauses.every((c) => c.term.isWellFormed() && c.term.length <= MAX_QUERY_CHARS)).toBe(true);
+    expect(parseQuery(`${'a '.repeat(MAX_QUERY_CHARS / 2 - 3)}bread`, analyzer).truncated).toBe(false);
   });
 
   it('treats emoji and other symbols as nothing, and keeps the words around them', () => {

@@ -32,9 +32,9 @@ export interface ParsedQuery {
   truncated: boolean;
 }
 
-import { MAX_PREFIXES, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX } from '../../contract/search/syntax.ts';
+import { MAX_PREFIXES, MAX_QUERY_CHARS, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX } from '../../contract/search/syntax.ts';
 
-export { MAX_PREFIXES, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX };
+export { MAX_PREFIXES, MAX_QUERY_CHARS, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX };
 
 /** Characters that Lunr's query language gives a meaning; here they only separate words. */
 const SYNTAX = /[:~^*+\-"]/;
@@ -45,8 +45,17 @@ const BREAKS = /[\u0000-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200b\u2028\u2029
  * Compatibility forms folded (full-width "ＳＯＵＲＤＯＵＧＨ", ligatures) so they match the text as usually written;
  * control characters become spaces.
  */
-function clean(input: string): string {
-  return String(input ?? '').normalize('NFKC').replace(BREAKS, ' ');
+function clean(input: string): { text: string; cut: boolean } {
+  let text = String(input ?? '');
+  const cut = text.length > MAX_QUERY_CHARS;
+  if (cut) {
+    // Up to the last whole word (a word cut in two would be searched as another word, or as a prefix).
+    const space = text.slice(0, MAX_QUERY_CHARS + 1).search(/\s\S*$/);
+    let end = space > 0 ? space : MAX_QUERY_CHARS;
+    if (end === MAX_QUERY_CHARS && /[\udc00-\udfff]/.test(text[end] ?? '')) end--;
+    text = text.slice(0, end);
+  }
+  return { text: text.normalize('NFKC').replace(BREAKS, ' '), cut };
 }
 
 interface RawWord {
@@ -57,9 +66,9 @@ interface RawWord {
 
 /** Parses a search query. Never throws. */
 export function parseQuery(input: string, analyzer: Analyzer): ParsedQuery {
-  const text = clean(input);
+  const { text, cut } = clean(input);
   const raw = splitWords(text);
-  const typingLastWord = raw.length > 0 && !/[\s"]$/.test(text);
+  const typingLastWord = raw.length > 0 && !cut && !/[\s"]$/.test(text);
 
   const clauses: Clause[] = [];
   let prefixes = 0;
@@ -84,7 +93,7 @@ export function parseQuery(input: string, analyzer: Analyzer): ParsedQuery {
   }
 
   const unique = dedupe(clauses);
-  return { clauses: unique.slice(0, MAX_TERMS), truncated: unique.length > MAX_TERMS };
+  return { clauses: unique.slice(0, MAX_TERMS), truncated: cut || unique.length > MAX_TERMS };
 }
 
 /** Splits on whitespace, reading quotes and the leading/trailing operators of each whitespace-separated chunk. */
@@ -156,7 +165,7 @@ const QUESTION_FILLER_EN = new Set(
  * words, and for English no question words or filler ("which episode talks about ...").
  */
 export function contentWords(question: string, analyzer: Analyzer): ParsedQuery {
-  const text = clean(question);
+  const { text, cut } = clean(question);
   const parts = text.split(/\s+/).flatMap((chunk) => chunk.split(SYNTAX));
   const filler = analyzer.language === 'en' ? QUESTION_FILLER_EN : new Set<string>();
   const clauses: Clause[] = [];
@@ -166,5 +175,5 @@ export function contentWords(question: string, analyzer: Analyzer): ParsedQuery 
     clauses.push({ term, presence: 'optional', prefix: false, autoPrefix: false });
   }
   const unique = dedupe(clauses);
-  return { clauses: unique.slice(0, MAX_TERMS), truncated: unique.length > MAX_TERMS };
+  return { clauses: unique.slice(0, MAX_TERMS), truncated: cut || unique.length > MAX_TERMS };
 }

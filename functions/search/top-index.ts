@@ -225,6 +225,9 @@ function isEmpty(value: object): boolean {
 export function queryTerm(index: lunr.Index, term: string, options: { wildcard?: boolean; fuzzy?: boolean }, build: lunr.Index.QueryBuilder): lunr.Index.Result[] {
   const postings = postingsFor(index);
   const expanded = expandTerm(postings.terms, term, options.wildcard ?? false, options.fuzzy ?? false);
+  // A lone optional clause with no term in the vocabulary matches nothing, and Lunr would still build a node per
+  // character of the word to find that out.
+  if (expanded.length === 0) return [];
   for (const t of expanded) materialize(index, postings, indexOfTerm(postings.terms, t));
   const view = Object.create(index, { tokenSet: { value: TokenSets.fromArray(expanded) } }) as lunr.Index;
   return view.query(build);
