@@ -151,11 +151,28 @@ export class RedisSharedStore implements RateLimitStore, SingleUseStore {
     return { count, resetAt: now + Math.max(0, ttl) };
   }
 
-  /** Runs one Redis command with the deadline; a success ends a degraded spell. */
+  /**
+   * Runs one Redis command with the deadline; a success ends a degraded spell. The deadline measures Redis, not
+   * this process: when the event loop was held by this process's own work (a cold /ask, a GC pause), the timer
+   * comes due in the same turn as the reply, and Node runs timers before it reads sockets. So a timer that fires
+   * late gives Redis its deadline again from now (twice at most), and a timer that fires on time still lets one
+   * poll phase read a reply already waiting before it gives up.
+   */
   async #remote<T>(run: () => Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let immediate: ReturnType<typeof setImmediate> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      let due = performance.now() + this.#timeoutMs;
+      let extensions = 2;
+      const expire = () => {
+        if (performance.now() - due > Math.max(20, this.#timeoutMs / 5) && extensions-- > 0) {
+          due = performance.now() + this.#timeoutMs;
+          timer = setTimeout(expire, this.#timeoutMs);
+          return;
+        }
+        immediate = setImmediate(() => reject(new Error(`Redis did not answer within ${this.#timeoutMs} ms`)));
+      };
+      timer = setTimeout(expire, this.#timeoutMs);
     });
     try {
       const result = await Promise.race([run(), timeout]);
@@ -166,6 +183,7 @@ export class RedisSharedStore implements RateLimitStore, SingleUseStore {
       return result;
     } finally {
       clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
     }
   }
 

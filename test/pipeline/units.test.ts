@@ -179,6 +179,37 @@ describe('RedisSharedStore with a Redis that holds the connection but does not a
   });
 });
 
+describe('RedisSharedStore in a process whose own work holds the event loop', () => {
+  it('does not mistake a reply it has not yet read for an outage', async () => {
+    const port = await freePort();
+    const redis = await startRedis(port);
+    const log = quiet();
+    const store = new RedisRateLimitStore({ url: `redis://127.0.0.1:${port}`, log, timeoutMs: 100, retryAfterMs: 600_000 });
+    const reader = createClient({ url: `redis://127.0.0.1:${port}` });
+    try {
+      expect(await store.ready(5_000)).toBe(true);
+      await reader.connect();
+      for (let round = 0; round < 3; round++) {
+        const hit = store.hit('busy', 60_000, round);
+        const code = store.add(`code:busy${round}`, 60_000);
+        // Synchronous work past the deadline: Redis answers in well under a millisecond, but nothing reads it.
+        const until = performance.now() + 250;
+        while (performance.now() < until);
+        expect((await hit).count).toBe(round + 1);
+        expect(await code).toBe(true);
+      }
+      // Every count and mark reached Redis, and the store never went local (it would have stayed so for 600 s).
+      expect(Number(await reader.get('ratelimit:busy'))).toBe(3);
+      expect(await reader.exists(['once:code:busy0', 'once:code:busy1', 'once:code:busy2'])).toBe(3);
+      expect(log.lines.filter(([, m]) => m.startsWith('rate limit store unavailable'))).toEqual([]);
+    } finally {
+      await reader.quit().catch(() => {});
+      await store.close();
+      await stopRedis(redis, 'SIGTERM');
+    }
+  });
+});
+
 describe('MemoryResponse', () => {
   const make = () =>
     new MemoryResponse(new TextEncoder().encode('{"a":1}'), null, {
