@@ -120,7 +120,7 @@ export function createApp(options: AppOptions): App {
         const clientSignal = platform.signal ?? request.signal;
         ctx = {
           url,
-          clientIp: resolveClientIp(request.headers, platform.clientIp, env.trustProxy),
+          clientIp: resolveClientIp(request.headers, platform.clientIp, env.trustProxy, env.trustProxyHeader),
           peerIp: platform.clientIp,
           env,
           data,

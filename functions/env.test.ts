@@ -31,6 +31,9 @@ describe('readServiceEnv', () => {
   it('refuses timeouts a timer cannot wait, by name', async () => {
     const { readServiceEnv } = await import('./env.ts');
     expect(() => readServiceEnv({ RESPONSE_TIMEOUT_MS: '1e10' })).toThrow(/^RESPONSE_TIMEOUT_MS must be/);
+    expect(() => readServiceEnv({ TRUST_PROXY_HEADER: 'x-real-ip' })).toThrow('TRUST_PROXY_HEADER must be x-forwarded-for or forwarded, got "x-real-ip"');
+    expect(readServiceEnv({}).trustProxyHeader).toBe('x-forwarded-for');
+    expect(readServiceEnv({ TRUST_PROXY_HEADER: 'Forwarded' }).trustProxyHeader).toBe('forwarded');
     expect(() => readServiceEnv({ RATE_LIMIT_WINDOW_MS: '100000000000000000000' })).toThrow(/^RATE_LIMIT_WINDOW_MS must be .* at most 2147483647/);
   });
 });

@@ -3,11 +3,14 @@
  * on Node, Bun and Deno; the env bindings and secrets of a Worker; Netlify's and Vercel's environment).
  * A bad value is a start-up error naming the variable, never a silent default.
  */
+import { PROXY_HEADERS, type ProxyHeader } from './middleware/client-ip.ts';
 import type { ServiceEnv } from './types.ts';
 
 export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service ({base_url}); used at build time for every absolute URL
                  (npm start rebuilds when the build was made for another address)
   TRUST_PROXY    number of reverse-proxy hops whose X-Forwarded-For/Forwarded to trust (default: 0 = none)
+  TRUST_PROXY_HEADER  the header those proxies write the client's address in: x-forwarded-for (default) or
+                 forwarded (RFC 7239); only that one is read
   REDIS_URL      redis://host:port: share the rate-limit budget and single-use OAuth state between processes (default: in memory)
   LOG_LEVEL      debug | info | warn | error | silent (default: info); info writes one access-log line per request
   RATE_LIMIT_MAX        requests per window per client IP (default: 60, the contract's limit; raise only for load tests)
@@ -24,6 +27,7 @@ export const SERVICE_ENV_HELP = `  SITE_URL       public address of the service 
 export const SERVICE_ENV_NAMES = [
   'SITE_URL',
   'TRUST_PROXY',
+  'TRUST_PROXY_HEADER',
   'REDIS_URL',
   'LOG_LEVEL',
   'RATE_LIMIT_MAX',
@@ -52,6 +56,10 @@ export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): Serv
   if (!Number.isInteger(trustProxy) || trustProxy < 0) {
     throw new Error(`TRUST_PROXY must be a number of hops (0, 1, 2, ...), got "${vars.TRUST_PROXY}"`);
   }
+  const trustProxyHeader = (vars.TRUST_PROXY_HEADER || 'x-forwarded-for').toLowerCase() as ProxyHeader;
+  if (!PROXY_HEADERS.includes(trustProxyHeader)) {
+    throw new Error(`TRUST_PROXY_HEADER must be x-forwarded-for or forwarded, got "${vars.TRUST_PROXY_HEADER}"`);
+  }
   const logLevel = (vars.LOG_LEVEL ?? 'info') as ServiceEnv['logLevel'];
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be debug, info, warn, error or silent, got "${vars.LOG_LEVEL}"`);
@@ -65,6 +73,7 @@ export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): Serv
     searchCachePerPassage: vars.SEARCH_CACHE_MB ? 0 : (defaults.searchCachePerPassage ?? 0),
     siteUrl: vars.SITE_URL || undefined,
     trustProxy,
+    trustProxyHeader,
     redisUrl: vars.REDIS_URL || undefined,
     logLevel,
     vars,

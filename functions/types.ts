@@ -17,6 +17,8 @@ export interface ServiceEnv {
   siteUrl?: string;
   /** Number of proxy hops whose X-Forwarded-For / Forwarded entries are trusted; 0 = use the socket address. */
   trustProxy: number;
+  /** The header those proxies write the client's address in; only it is read. */
+  trustProxyHeader: 'x-forwarded-for' | 'forwarded';
   redisUrl?: string;
   /** Requests per window per client (the contract: 60). */
   rateLimitMax: number;

@@ -1,15 +1,21 @@
 /**
  * Who is the client? The socket's address, unless the operator said how many reverse proxies stand in front
- * (TRUST_PROXY = hops). Then the address is read from the right end of X-Forwarded-For (or, without it, the
- * Forwarded header): each trusted proxy appends the address it saw, so the entry `hops` places from the right is
- * the last one a trusted party wrote. Everything left of it is client-supplied and can be spoofed, so a client can
- * never choose its own rate-limit key.
+ * (TRUST_PROXY = hops) and which header they write (TRUST_PROXY_HEADER: X-Forwarded-For, or RFC 7239 Forwarded).
+ * Then the address is read from the right end of that header: each trusted proxy appends the address it saw, so
+ * the entry `hops` places from the right is the last one a trusted party wrote. Everything left of it is
+ * client-supplied and can be spoofed, so a client can never choose its own rate-limit key. Only the named header
+ * is read: a proxy that writes one of them passes the other through as the client sent it, so reading whichever
+ * is present would let a client choose its own key by sending the one the proxy does not write.
  */
 
-export function resolveClientIp(headers: Headers, peer: string, trustProxy: number): string {
+/** The headers a reverse proxy may write the client's address in (TRUST_PROXY_HEADER). */
+export const PROXY_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
+export type ProxyHeader = (typeof PROXY_HEADERS)[number];
+
+export function resolveClientIp(headers: Headers, peer: string, trustProxy: number, header: ProxyHeader = 'x-forwarded-for'): string {
   const socketIp = normalizeIp(peer) ?? peer;
   if (trustProxy <= 0) return socketIp;
-  const chain = forwardedChain(headers);
+  const chain = header === 'forwarded' ? forwardedParams(headers.get('forwarded'), 'for') : xffChain(headers.get('x-forwarded-for'));
   if (chain.length === 0) return socketIp;
   // addresses[0] is our direct peer (a trusted proxy); addresses[i] is what hop i saw.
   let client = socketIp;
@@ -24,15 +30,18 @@ export function resolveClientIp(headers: Headers, peer: string, trustProxy: numb
   return client;
 }
 
-/** The forwarded-for addresses, leftmost (claimed client) first. */
-function forwardedChain(headers: Headers): string[] {
-  const xff = headers.get('x-forwarded-for');
-  if (xff) return xff.split(',').map((s) => s.trim()).filter(Boolean);
-  const forwarded = headers.get('forwarded');
-  if (!forwarded) return [];
+/** The X-Forwarded-For addresses, leftmost (claimed client) first. */
+function xffChain(value: string | null): string[] {
+  return value ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+}
+
+/** One parameter (`for`, `proto`) of each element of a Forwarded header, leftmost first, unquoted. */
+export function forwardedParams(value: string | null | undefined, name: 'for' | 'proto'): string[] {
+  if (!value) return [];
   const out: string[] = [];
-  for (const element of forwarded.split(',')) {
-    const m = /(?:^|;)\s*for\s*=\s*("[^"]*"|[^;,\s]*)/i.exec(element);
+  const pattern = new RegExp(`(?:^|;)\\s*${name}\\s*=\\s*("[^"]*"|[^;,\\s]*)`, 'i');
+  for (const element of value.split(',')) {
+    const m = pattern.exec(element);
     if (m) out.push(m[1]!.replace(/^"|"$/g, ''));
   }
   return out;
@@ -53,7 +62,14 @@ export function normalizeIp(value: string): string | undefined {
   if (v.toLowerCase().startsWith('::ffff:') && IPV4.test(v.slice(7))) v = v.slice(7);
   if (IPV4.test(v)) return v;
   const zoneless = v.split('%')[0]!;
-  return expandIpv6(zoneless) ? zoneless.toLowerCase() : undefined;
+  const groups = expandIpv6(zoneless);
+  if (!groups) return undefined;
+  // An IPv4-mapped address written in hex (::ffff:a05:505) is the IPv4 client 10.5.5.5, as in dotted form.
+  if (groups.slice(0, 5).every((g) => g === '0000') && groups[5] === 'ffff') {
+    const [hi, lo] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return zoneless.toLowerCase();
 }
 
 /** The eight 16-bit groups of an IPv6 address, or undefined when it is not one. */

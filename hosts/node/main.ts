@@ -186,7 +186,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     let refused = false;
     try {
       checkFraming(req);
-      const request = toRequest(req, { fallbackHost, trustProxy: config.trustProxy });
+      const request = toRequest(req, { fallbackHost, trustProxy: config.trustProxy, trustProxyHeader: config.trustProxyHeader });
       const { app } = current;
       response = await app.fetch(request, { clientIp: req.socket.remoteAddress ?? '', signal: controller.signal });
     } catch (err) {

@@ -149,3 +149,15 @@ describe('a body the handler reads while it answers', () => {
     expect(answer.text).toContain(`read ${body.length}`);
   });
 });
+
+describe('the scheme a trusted proxy reports', () => {
+  const get = (headers: Record<string, string>) => ({ url: '/x', method: 'GET', headers: { host: 'a.example', ...headers } }) as unknown as IncomingMessage;
+  it('is read from the header TRUST_PROXY_HEADER names, and only with TRUST_PROXY', () => {
+    const both = get({ forwarded: 'for=192.0.2.1;proto=https', 'x-forwarded-proto': 'http' });
+    expect(toRequest(both, { fallbackHost: 'a.example', trustProxy: 1, trustProxyHeader: 'forwarded' }).url).toBe('https://a.example/x');
+    expect(toRequest(both, { fallbackHost: 'a.example', trustProxy: 1 }).url).toBe('http://a.example/x');
+    const xfp = get({ 'x-forwarded-proto': 'http, https' });
+    expect(toRequest(xfp, { fallbackHost: 'a.example', trustProxy: 1 }).url).toBe('https://a.example/x');
+    expect(toRequest(xfp, { fallbackHost: 'a.example', trustProxy: 0 }).url).toBe('http://a.example/x');
+  });
+});

@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { DRAIN_BODY_BYTES } from '../../functions/body.ts';
 import { MemoryResponse } from '../../functions/memory-response.ts';
+import { forwardedParams, type ProxyHeader } from '../../functions/middleware/client-ip.ts';
 
 /** A Host header we are willing to put into a URL: a name or address and an optional port. */
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
@@ -50,6 +51,8 @@ export interface RequestOptions {
   fallbackHost: string;
   /** Honour X-Forwarded-Proto (only behind a trusted proxy). */
   trustProxy: number;
+  /** TRUST_PROXY_HEADER (default x-forwarded-for). */
+  trustProxyHeader?: ProxyHeader;
 }
 
 /**
@@ -70,9 +73,11 @@ export function toRequest(req: IncomingMessage, options: RequestOptions): Reques
   const host = hostHeader && hostHeader.length <= 260 && HOST.test(hostHeader) ? hostHeader : options.fallbackHost;
   let proto = 'http';
   if (options.trustProxy > 0) {
-    const forwarded = req.headers['x-forwarded-proto'];
-    const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').at(-1)?.trim().toLowerCase();
-    if (last === 'https') proto = 'https';
+    // The scheme the nearest proxy says the client used, from the same kind of header as the client's address.
+    const last = options.trustProxyHeader === 'forwarded'
+      ? forwardedParams(req.headers.forwarded, 'proto').at(-1)
+      : req.headers['x-forwarded-proto']?.toString().split(',').at(-1);
+    if (last?.trim().toLowerCase() === 'https') proto = 'https';
   }
   const method = req.method ?? 'GET';
   if (UNREPRESENTABLE_METHODS.has(method)) throw new MethodNotAllowedError(method);

@@ -98,9 +98,16 @@ describe('who the client is', () => {
     const other = await as('192.0.2.44');
     expect(other.status).toBe(200);
     expectLimitHeaders(other, 3, 2);
-    // RFC 7239 Forwarded works too when there is no X-Forwarded-For.
-    const viaForwarded = await raw(server.url, '/episodes.json', { headers: { forwarded: 'for="[2001:db8::1]:4711"' } });
-    expectLimitHeaders(viaForwarded, 3, 2);
+    // A Forwarded header is the client's own (this proxy writes X-Forwarded-For): it names no budget.
+    expect429(await raw(server.url, '/episodes.json', { headers: { forwarded: 'for=192.0.2.45', 'x-forwarded-for': '198.51.100.7' } }), 3);
+  });
+
+  it('with TRUST_PROXY_HEADER=forwarded the RFC 7239 address is the client, and an X-Forwarded-For the client sends is ignored', async () => {
+    const server = await serve({ RATE_LIMIT_MAX: '3', TRUST_PROXY: '1', TRUST_PROXY_HEADER: 'Forwarded' });
+    const as = (xff: string) => raw(server.url, '/episodes.json', { headers: { forwarded: 'for="[2001:db8::1]:4711"', 'x-forwarded-for': xff } });
+    // A client behind a proxy that writes only Forwarded, sending a fresh X-Forwarded-For each time: one budget.
+    for (let i = 1; i <= 3; i++) expectLimitHeaders(await as(`9.9.8.${i}`), 3, 3 - i);
+    expect429(await as('9.9.8.4'), 3);
     await waitForLog(server, (e) => e.msg === 'request' && e.ip === '2001:db8::1');
   });
 });

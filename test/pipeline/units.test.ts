@@ -55,10 +55,26 @@ describe('client address', () => {
     expect(resolveClientIp(h({ 'x-forwarded-for': '192.0.2.1' }), '10.0.0.3', 5)).toBe('192.0.2.1');
     expect(resolveClientIp(h({}), '10.0.0.3', 1)).toBe('10.0.0.3');
   });
-  it('reads RFC 7239 Forwarded with quoted IPv6 and ports', () => {
-    expect(resolveClientIp(h({ forwarded: 'for=192.0.2.60;proto=http;by=203.0.113.43' }), '10.0.0.1', 1)).toBe('192.0.2.60');
-    expect(resolveClientIp(h({ forwarded: 'for="[2001:db8:cafe::17]:4711"' }), '10.0.0.1', 1)).toBe('2001:db8:cafe::17');
+  it('reads RFC 7239 Forwarded with quoted IPv6 and ports, when told the proxies write it', () => {
+    expect(resolveClientIp(h({ forwarded: 'for=192.0.2.60;proto=http;by=203.0.113.43' }), '10.0.0.1', 1, 'forwarded')).toBe('192.0.2.60');
+    expect(resolveClientIp(h({ forwarded: 'for="[2001:db8:cafe::17]:4711"' }), '10.0.0.1', 1, 'forwarded')).toBe('2001:db8:cafe::17');
+    expect(resolveClientIp(h({ forwarded: 'for=192.0.2.1, for=198.51.100.2' }), '10.0.0.1', 2, 'forwarded')).toBe('192.0.2.1');
     expect(resolveClientIp(h({ 'x-forwarded-for': '192.0.2.9:5555' }), '10.0.0.1', 1)).toBe('192.0.2.9');
+  });
+  it('reads only the header the proxies write: the other one is whatever the client sent', () => {
+    // A proxy that writes Forwarded passes a client's X-Forwarded-For through, and the other way round.
+    const both = h({ forwarded: 'for=198.51.100.7', 'x-forwarded-for': '9.9.8.1' });
+    expect(resolveClientIp(both, '10.0.0.1', 1, 'forwarded')).toBe('198.51.100.7');
+    expect(resolveClientIp(both, '10.0.0.1', 1, 'x-forwarded-for')).toBe('9.9.8.1');
+    expect(resolveClientIp(h({ forwarded: 'for=9.9.8.1' }), '10.0.0.1', 1)).toBe('10.0.0.1');
+    expect(resolveClientIp(h({ 'x-forwarded-for': '9.9.8.1' }), '10.0.0.1', 1, 'forwarded')).toBe('10.0.0.1');
+  });
+  it('reads an IPv4-mapped address as the IPv4 client, in hex as in dotted form', () => {
+    for (const mapped of ['::ffff:10.5.5.5', '::ffff:a05:505', '[::FFFF:0A05:0505]:80', '0:0:0:0:0:ffff:a05:505']) {
+      expect(normalizeIp(mapped), mapped).toBe('10.5.5.5');
+    }
+    expect(rateKey(normalizeIp('::ffff:a05:505')!)).not.toBe(rateKey('::1'));
+    expect(normalizeIp('::fffe:a05:505')).toBe('::fffe:a05:505');
   });
   it('validates addresses', () => {
     expect(normalizeIp('256.1.1.1')).toBeUndefined();
