@@ -34,5 +34,17 @@ export async function handle(request: Request, clientIp: string, clientDir = res
     app = undefined;
     throw err;
   });
-  return standardResponse(await (await app).fetch(request, { clientIp, signal: request.signal }));
+  const response = standardResponse(await (await app).fetch(request, { clientIp, signal: request.signal }));
+  // Every answer of the function is counted and carries this client's X-RateLimit-*: the platform's CDN must not
+  // keep one and give it to others (Netlify and Vercel read CDN-Cache-Control before Cache-Control, which stays
+  // as the contract has it for browsers and apps).
+  try {
+    response.headers.set('CDN-Cache-Control', 'no-store');
+    return response;
+  } catch {
+    // Immutable headers (a Response.redirect): a copy takes the header.
+    const copy = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    copy.headers.set('CDN-Cache-Control', 'no-store');
+    return copy;
+  }
 }

@@ -16,21 +16,53 @@ export function siteWideCsp(manifest: AssetManifest): string {
   return contentSecurityPolicy([...hashes].sort());
 }
 
-export function headersFile(manifest: AssetManifest): string {
-  const rules: Array<[string, string[]]> = [
-    [
-      '/*',
-      [
-        `Content-Security-Policy: ${siteWideCsp(manifest)}`,
-        'X-Content-Type-Options: nosniff',
-        'Referrer-Policy: strict-origin-when-cross-origin',
-        'X-Frame-Options: DENY',
-      ],
-    ],
-    ['/_astro/*', ['Cache-Control: public, max-age=31536000, immutable']],
-    ['/audio/*', ['Cache-Control: public, max-age=86400', 'Accept-Ranges: bytes']],
+/** A path pattern (`/dir/*` or an exact path) and the headers a CDN adds to the files it answers there alone. */
+export interface HeaderRule {
+  pattern: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The headers the pipeline would add, as CDN rules: the security headers everywhere, and each file's cache policy
+ * (the manifest's) where it differs from a page's, which is what a CDN does by default. The files of one folder
+ * that share a policy get one rule (`/audio/*`), so the rules stay a handful at any number of episodes.
+ */
+export function cdnHeaderRules(manifest: AssetManifest): HeaderRule[] {
+  const rules: HeaderRule[] = [
+    {
+      pattern: '/*',
+      headers: {
+        'Content-Security-Policy': siteWideCsp(manifest),
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'strict-origin-when-cross-origin',
+        'X-Frame-Options': 'DENY',
+      },
+    },
   ];
-  return rules.map(([path, lines]) => `${path}\n${lines.map((l) => `  ${l}`).join('\n')}\n`).join('\n');
+  const folders = new Map<string, Map<string, HeaderRule['headers']>>();
+  for (const [path, entry] of manifest.files.entries()) {
+    if (entry.fn || entry.type.startsWith('text/html')) continue;
+    const folder = /^\/[^/]+\//.exec(path)?.[0];
+    const headers: HeaderRule['headers'] = { 'Cache-Control': entry.cacheControl };
+    if (/^(audio|video)\//.test(entry.type)) headers['Accept-Ranges'] = 'bytes';
+    const key = folder ?? path;
+    const byPath = folders.get(key) ?? new Map<string, HeaderRule['headers']>();
+    byPath.set(path, headers);
+    folders.set(key, byPath);
+  }
+  for (const [key, byPath] of [...folders].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const distinct = new Set([...byPath.values()].map((h) => JSON.stringify(h)));
+    if (key.endsWith('/') && distinct.size === 1) rules.push({ pattern: `${key}*`, headers: byPath.values().next().value! });
+    else for (const [path, headers] of byPath) rules.push({ pattern: path, headers });
+  }
+  return rules;
+}
+
+/** The `_headers` file of Cloudflare's assets layer and Netlify's CDN. */
+export function headersFile(manifest: AssetManifest): string {
+  return cdnHeaderRules(manifest)
+    .map(({ pattern, headers }) => `${pattern}\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`)
+    .join('\n');
 }
 
 /** Route patterns for the files that must go through the function layer (the manifest's `fn` files). */

@@ -4,11 +4,12 @@
  * function and its copy of the build's documents) and config.json (the function answers the contract's
  * documents before the CDN, and whatever the CDN has no file for: the API, and the contract's 404).
  */
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
 import { bundleFunction } from '../shared/bundle.ts';
-import { functionRoutedPatterns, siteWideCsp } from '../shared/headers-file.ts';
+import { copyCdnFiles, copyFunctionFiles } from '../shared/deploy-files.ts';
+import { cdnHeaderRules, functionRoutedPatterns } from '../shared/headers-file.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -16,19 +17,10 @@ export async function writeVercelOutput(distDir: string, outDir = join(ROOT, '.v
   const clientDir = join(distDir, 'client');
   const manifest = readManifest(clientDir);
   rmSync(outDir, { recursive: true, force: true });
-  // The CDN compresses: the build's .br/.gz copies stay behind.
-  cpSync(clientDir, join(outDir, 'static'), { recursive: true, filter: (src) => !/\.(br|gz)$/.test(src) });
+  copyCdnFiles(clientDir, join(outDir, 'static'));
   const funcDir = join(outDir, 'functions', 'service.func');
+  copyFunctionFiles(clientDir, manifest, join(funcDir, 'client'));
   await bundleFunction(join(ROOT, 'hosts/vercel/function.ts'), join(funcDir, 'index.mjs'));
-  for (const [path, entry] of manifest.files.entries()) {
-    if (!entry.fn && path !== '/404.html') continue;
-    for (const suffix of ['', ...(entry.br ? ['.br'] : []), ...(entry.gzip ? ['.gz'] : [])]) {
-      const target = join(funcDir, 'client', `${path}${suffix}`);
-      mkdirSync(dirname(target), { recursive: true });
-      cpSync(join(clientDir, `${path}${suffix}`), target);
-    }
-  }
-  cpSync(join(clientDir, '_manifest.json'), join(funcDir, 'client', '_manifest.json'));
   writeFileSync(join(funcDir, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(
     join(funcDir, '.vc-config.json'),
@@ -38,17 +30,8 @@ export async function writeVercelOutput(distDir: string, outDir = join(ROOT, '.v
   const config = {
     version: 3,
     routes: [
-      {
-        src: '/(.*)',
-        headers: {
-          'Content-Security-Policy': siteWideCsp(manifest),
-          'X-Content-Type-Options': 'nosniff',
-          'Referrer-Policy': 'strict-origin-when-cross-origin',
-          'X-Frame-Options': 'DENY',
-        },
-        continue: true,
-      },
-      { src: '^/_astro/(.*)$', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' }, continue: true },
+      // The same rules as the other CDNs' _headers, each applied on the way and the routing continued.
+      ...cdnHeaderRules(manifest).map(({ pattern, headers }) => ({ src: toRegex(pattern), headers, continue: true })),
       ...functionRoutedPatterns(manifest).map((pattern) => ({ src: toRegex(pattern), dest: '/service' })),
       { handle: 'filesystem' },
       { src: '^/(.*)$', dest: '/service' },
