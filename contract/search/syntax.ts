@@ -62,7 +62,8 @@ speakers':
   episode's passages, the moment preferred is the one that holds more of the question's ideas, close together,
   with its neighbouring passages and its chapter title as weaker evidence; for a question about the listener ("can
   I ...", "my loaf"), one where the speaker talks to the listener ("you can ...").
-- An episode without a transcript is still placed at a moment: the chapter whose title best matches the question.
+- An episode without a transcript is still placed at a moment: the chapter whose title best matches the question,
+  or the chapter that the matching sentence of its description speaks of.
 - When nothing matches, a word that appears in no episode gets the same typo-tolerant retry as /api/search, and
   the last word is also tried as a prefix.
 
@@ -76,5 +77,7 @@ highlight, escape the snippet, then replace \`«\` and \`»\` with your own mark
 
 \`start\` (seconds) and \`timestamp\` (HH:MM:SS) tell where the snippet's sentence begins, and \`url\` opens the
 episode there (\`?t=SECONDS\`). A result without a matching passage (an episode without a transcript, say) starts
-at the chapter whose title best matches the words, if any does; otherwise it has no \`start\` or \`timestamp\`.
+at the chapter whose title best matches the words, if any does; else, when the words are in a sentence of its
+description (the snippet), at the chapter that sentence speaks of (the title sharing most of its words); otherwise
+it has no \`start\` or \`timestamp\`.
 `;

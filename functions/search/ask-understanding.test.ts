@@ -3,7 +3,7 @@ import { Analyzer } from '../../contract/search/analyzer.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
 import { ANSWER_KIND } from '../../contract/search/passage-terms.ts';
-import { allCandidates, chapterAnchor, EXPANSION, MOMENT, momentScore, pickMoments, rescorePassages, understandQuestion } from './ask-understanding.ts';
+import { allCandidates, chapterAnchor, describedChapter, EXPANSION, MOMENT, momentScore, pickMoments, rescorePassages, understandQuestion } from './ask-understanding.ts';
 
 let analyzer: Analyzer;
 beforeAll(async () => {
@@ -89,6 +89,26 @@ describe('chapterAnchor', () => {
     const u = (q: string) => understandQuestion(q, analyzer, semantic, known());
     expect(chapterAnchor(u('how do you prepare openings with Stockfish?'), chapters, analyzer)?.start).toBe(1350);
     expect(chapterAnchor(u('volcanoes'), chapters, analyzer)).toBeUndefined();
+  });
+});
+
+describe('describedChapter', () => {
+  const chapters = [
+    { start: 0, title: 'Welcome to chess' },
+    { start: 195, title: 'Learning chess openings before the engines' },
+    { start: 580, title: 'The Sicilian Defence in chess' },
+    { start: 1750, title: 'What AlphaZero taught chess' },
+  ];
+  it('finds the chapter a sentence of the description speaks of, a word every title holds counting for little', () => {
+    expect(describedChapter('She learned her first openings from books, in a chess club.', chapters, analyzer)?.start).toBe(195);
+    expect(describedChapter('Then we turn to AlphaZero, which taught itself chess.', chapters, analyzer)?.start).toBe(1750);
+    // "chess" is in every title: alone it still anchors, on the first chapter holding it.
+    expect(describedChapter('A chess story.', chapters, analyzer)?.start).toBe(0);
+  });
+  it('gives none when no title shares a word', () => {
+    expect(describedChapter('Volcanoes erupt.', chapters, analyzer)).toBeUndefined();
+    expect(describedChapter('', chapters, analyzer)).toBeUndefined();
+    expect(describedChapter('Openings.', [], analyzer)).toBeUndefined();
   });
 });
 

@@ -373,6 +373,35 @@ export function chapterAnchor(
   return best;
 }
 
+/**
+ * The chapter that a sentence of the episode's description speaks of, for a hit whose only match is in that
+ * description (no transcript, or none of its passages holds the words): the chapter whose title shares the most
+ * words with the sentence, each weighing more the fewer titles hold it (the show's topic, in every title, says
+ * nothing); ties go to the earlier chapter, and undefined when no title shares a word.
+ */
+export function describedChapter(
+  sentence: string,
+  chapters: Array<{ start: number; title: string }>,
+  analyzer: Analyzer,
+): { start: number; title: string } | undefined {
+  const said = new Set(passageTerms(sentence, analyzer).filter(Boolean));
+  if (said.size === 0) return undefined;
+  const titles = chapters.map((c) => new Set(passageTerms(c.title, analyzer).filter(Boolean)));
+  const holding = new Map<string, number>();
+  for (const terms of titles) for (const t of terms) holding.set(t, (holding.get(t) ?? 0) + 1);
+  let best: { start: number; title: string } | undefined;
+  let bestScore = 0;
+  chapters.forEach((c, i) => {
+    let score = 0;
+    for (const t of titles[i]!) if (said.has(t)) score += Math.log(1 + chapters.length / holding.get(t)!);
+    if (score > bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
 const QUESTION_START_EN = /^(how|what|whats|what's|which|who|whom|whose|when|where|why|is|are|was|were|do|does|did|can|could|should|would|will|may|might|has|have|had)\b/i;
 
 /** Whether a query reads as a question (MCP search_episodes then ranks it as /ask does). */

@@ -33,7 +33,7 @@ import { hasTerm, metadataFrequency, queryTerm, scanTopIndex } from './top-index
 import { expandTerm, lastAtMost, oneEditAway, oneEditShards } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
-import { makeSnippet } from './snippet.ts';
+import { makeSnippet, MARK_OPEN } from './snippet.ts';
 import { EpisodeSums } from './episode-sums.ts';
 import { bestPassages } from './best-passages.ts';
 import { QueryMatches } from './query-matches.ts';
@@ -41,7 +41,7 @@ import { TopK } from './top-k.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { SemanticData } from '../../contract/search/semantic.ts';
 import {
-  allCandidates, chapterAnchor, MOMENT, pickMoments, rescorePassages, understandQuestion,
+  allCandidates, chapterAnchor, describedChapter, MOMENT, pickMoments, rescorePassages, understandQuestion,
   type Candidate, type EpisodePostings, type UnderstoodQuestion,
 } from './ask-understanding.ts';
 
@@ -1158,10 +1158,14 @@ export class SearchEngine {
       }
     } else {
       const docTerms = hit.matched.docTerms(hit.id);
-      if (ep.desc) result.snippet = makeSnippet(ep.desc, new Set(docTerms), this.analyzer).text;
-      // No passage (no transcript, or only the episode's fields matched): the best-matching chapter is the moment.
+      const described = ep.desc ? makeSnippet(ep.desc, new Set(docTerms), this.analyzer).text : undefined;
+      if (described !== undefined) result.snippet = described;
+      // No passage (no transcript, or only the episode's fields matched): the best-matching chapter is the moment;
+      // else, when the words matched a sentence of the description, the chapter that sentence speaks of.
       const u = hit.understood ?? { concepts: docTerms, terms: docTerms.map((term, concept) => ({ term, boost: 1, concept, own: true })) };
-      const anchor = chapterAnchor(u, await this.#chaptersOf(ep.id), this.analyzer);
+      const chapters = await this.#chaptersOf(ep.id);
+      const anchor = chapterAnchor(u, chapters, this.analyzer)
+        ?? (described?.includes(MARK_OPEN) ? describedChapter(described.replace(/[«»]/g, ''), chapters, this.analyzer) : undefined);
       if (anchor) {
         result.start = Math.floor(anchor.start);
         result.timestamp = timestamp(anchor.start);

@@ -498,6 +498,17 @@ describe('/ask over everyday-word questions (paraphrase set)', () => {
     }
   });
 
+  it('anchors a hit found only in the description on the chapter its matching sentence speaks of', async () => {
+    // "dog-eared books ... Kazan" is in episode 13's description, not in a chapter title; the sentence is about
+    // learning openings, the chapter at 3:15.
+    for (const results of [await engine.search('dog-eared books kazan'), await engine.ask('dog-eared books kazan')]) {
+      const result = await engine.result(results.hits.find((h) => h.id === 13)!);
+      expect(result.snippet).toContain('«Kazan»');
+      expect(result.start).toBe(3 * 60 + 15);
+      expect(result.url).toContain('t=195');
+    }
+  });
+
   it('anchors an episode without a transcript on its best-matching chapter', async () => {
     const hit = (await engine.ask('what did the self taught AI teach the best players?')).hits.find((h) => h.id === 13);
     expect(hit).toBeDefined();
