@@ -4,7 +4,7 @@
  * imports this file to write the server card, and the implementations live in tools.ts.
  */
 import { z } from 'zod';
-import { DURATION_PATTERN } from '../schemas/common.ts';
+import { DURATION_PATTERN, MAX_DURATION_SECONDS, parseDuration } from '../schemas/common.ts';
 import { LIMITS, SearchResultSchema } from '../schemas/search.ts';
 import { ServiceEpisodeSchema } from '../schemas/service-data.ts';
 import { TRANSCRIPT_PAGE_CHARS } from './resources.ts';
@@ -12,7 +12,8 @@ import { TRANSCRIPT_PAGE_CHARS } from './resources.ts';
 export const LIMIT_HINT = `limit must be an integer from ${LIMITS.limit.min} to ${LIMITS.limit.max} (default ${LIMITS.limit.default})`;
 export const OFFSET_HINT = `offset must be an integer from ${LIMITS.offset.min} to ${LIMITS.offset.max} (default ${LIMITS.offset.default})`;
 const ID_HINT = 'id must be an episode number, a positive integer such as 1';
-const TIME_HINT = (field: string) => `${field} must be seconds from the start (e.g. 90) or a timestamp MM:SS or HH:MM:SS (e.g. "01:30")`;
+const TIME_HINT = (field: string) =>
+  `${field} must be seconds from the start (e.g. 90, at most ${MAX_DURATION_SECONDS}) or a timestamp MM:SS or HH:MM:SS (e.g. "01:30", at most ${MAX_DURATION_SECONDS / 3600} hours)`;
 
 const EpisodeId = z
   .int({ message: ID_HINT })
@@ -25,7 +26,14 @@ const Limit = z
   .default(LIMITS.limit.default);
 const TimePoint = (field: string) => {
   const message = TIME_HINT(field);
-  return z.union([z.number({ message }).nonnegative({ message }), z.string({ message }).regex(DURATION_PATTERN, { message })], { message });
+  // Past any episode's end (1,000 hours) a time is a typo, and far past it no number of seconds is exact.
+  return z.union(
+    [
+      z.number({ message }).nonnegative({ message }).max(MAX_DURATION_SECONDS, { message }),
+      z.string({ message }).regex(DURATION_PATTERN, { message }).refine((value) => (parseDuration(value) ?? 0) <= MAX_DURATION_SECONDS, { message }),
+    ],
+    { message },
+  );
 };
 
 const EpisodeOutput = ServiceEpisodeSchema.describe(

@@ -40,7 +40,9 @@ export async function getPrompt(params: Params, ctx: RequestContext): Promise<Ge
 const text = (t: string): PromptMessage => ({ role: 'user', content: { type: 'text', text: t } });
 
 function episodeId(prompt: string, value: string): number {
-  const id = Number(value.trim().replace(/^#/, ''));
+  // Decimal digits only: Number() would also read "0x1", "1e0" and "+1" as episode 1.
+  const digits = value.trim().replace(/^#/, '');
+  const id = /^\d+$/.test(digits) ? Number(digits) : NaN;
   if (!Number.isSafeInteger(id) || id < 1) throw new RpcError(RPC_ERROR.invalidParams, `Invalid arguments for ${prompt}: id must be an episode number, a positive integer such as "1".`);
   return id;
 }
@@ -96,8 +98,10 @@ const EXPAND: { [N in PromptName]: (args: Record<string, string | undefined>, ct
       throw new RpcError(RPC_ERROR.invalidParams, `Invalid arguments for quote_moment: no episode has id ${only}.`);
     }
     const found = await IMPLEMENTATIONS.search_episodes({ query: topic, limit: LIMITS.limit.max }, ctx);
-    const best = found.ok ? found.data.results.find((r) => (only === undefined || r.id === only) && r.start !== undefined) : undefined;
-    if (!best) {
+    // A moment to quote is in a transcript: a result placed by its chapter (an episode without one) has none.
+    const best = found.ok ? found.data.results.find((r) => (only === undefined || r.id === only) && r.start !== undefined && r.transcript) : undefined;
+    const window = best ? await IMPLEMENTATIONS.get_transcript({ id: best.id, start: Math.max(0, best.start! - 20), end: best.start! + 60 }, ctx) : undefined;
+    if (!best || !window?.ok) {
       return {
         description: `Quote the moment about ${topic}`,
         messages: [
@@ -108,9 +112,7 @@ const EXPAND: { [N in PromptName]: (args: Record<string, string | undefined>, ct
         ],
       };
     }
-    const from = Math.max(0, best.start! - 20);
-    const window = await IMPLEMENTATIONS.get_transcript({ id: best.id, start: from, end: best.start! + 60 }, ctx);
-    const lines = window.ok ? window.text : window.message;
+    const lines = window.text;
     const link = new URL(best.url);
     return {
       description: `Quote the moment about ${topic}`,

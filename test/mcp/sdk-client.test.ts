@@ -178,6 +178,16 @@ describe('tools/call', () => {
     expect(textOf(backwards)).toContain('must be after start');
   });
 
+  it('get_transcript: a time past 1,000 hours is an argument error the model can correct, not a server failure', async () => {
+    for (const args of [{ start: `${'9'.repeat(310)}:00:00` }, { end: '1000:00:01' }, { start: 3_600_001 }]) {
+      const result = await call('get_transcript', { id: 3, ...args });
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(textOf(result)).toMatch(/(start|end) must be seconds from the start .*at most 1000 hours/);
+      expect(textOf(result)).not.toContain('server side');
+    }
+    expect((await call('get_transcript', { id: 3, start: '999:59:59' })).isError).toBeFalsy();
+  });
+
   it('search_episodes: the same ranking as /api/search, with snippets, timestamps and URLs', async () => {
     const result = await call('search_episodes', { query: 'bees hive', limit: 3 });
     expect(result.isError).toBeFalsy();
@@ -338,6 +348,12 @@ describe('prompts', () => {
     const quoteText = (quote.messages[0]!.content as { text: string }).text;
     expect(quoteText).toMatch(/\[\d\d:\d\d:\d\d\] /);
     expect(quoteText).toMatch(/\?t=\d+/);
+
+    // Episode 13 has no transcript: its chapter "Learning openings ..." places it, but there are no words to quote.
+    const noWords = await client.getPrompt({ name: 'quote_moment', arguments: { topic: 'chess openings', id: '13' } });
+    const noWordsText = (noWords.messages[0]!.content as { text: string }).text;
+    expect(noWordsText).toContain('do not invent a quote');
+    expect(noWordsText).not.toContain('Quote, word for word');
   });
 
   it('bad prompt names and arguments are -32602 with a clear message', async () => {
@@ -345,8 +361,11 @@ describe('prompts', () => {
     expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
     const missing = await client.getPrompt({ name: 'summarize_episode', arguments: {} }).catch((e: unknown) => e);
     expect((missing as McpError).message).toContain('id is required');
-    const badId = await client.getPrompt({ name: 'summarize_episode', arguments: { id: 'x' } }).catch((e: unknown) => e);
-    expect((badId as McpError).message).toContain('id must be an episode number');
+    for (const id of ['x', '0x1', '1e0', '+1', '1.0', '0']) {
+      const badId = await client.getPrompt({ name: 'summarize_episode', arguments: { id } }).catch((e: unknown) => e);
+      expect((badId as McpError).message, id).toContain('id must be an episode number');
+    }
+    expect((await client.getPrompt({ name: 'summarize_episode', arguments: { id: ' #3 ' } })).messages.length).toBeGreaterThan(0);
   });
 
   it('completion/complete suggests episode numbers', async () => {
