@@ -18,6 +18,8 @@ interface Grant {
   clientId: string;
   resources: string[];
   refresh: boolean;
+  /** The refresh token's scope when it differs from the access token's: a refresh that narrows the scope keeps the grant's (RFC 6749 §6). */
+  refreshScope?: string;
   extra?: Record<string, unknown>;
 }
 
@@ -50,7 +52,7 @@ export const postToken: Handler = async (request, ctx) => {
   }
   const base = { issuer: oauth.issuer, sub: grant.sub, scope: grant.scope, clientId: grant.clientId, resources: grant.resources, extra: grant.extra };
   const access = await mintToken(oauth.ring, 'access', base);
-  const refresh = grant.refresh ? await mintToken(oauth.ring, 'refresh', base) : undefined;
+  const refresh = grant.refresh ? await mintToken(oauth.ring, 'refresh', { ...base, scope: grant.refreshScope ?? grant.scope }) : undefined;
   return json(
     {
       access_token: access.token,
@@ -65,20 +67,29 @@ export const postToken: Handler = async (request, ctx) => {
 
 /** client_id from the form, or from HTTP Basic (some libraries send public: with an empty secret). */
 function clientIdOf(request: Request, form: URLSearchParams): string | undefined {
-  let clientId = form.get('client_id') ?? undefined;
+  const fromForm = form.get('client_id') ?? undefined;
   const auth = request.headers.get('authorization');
   if (auth && /^basic\s/i.test(auth)) {
+    let user: string;
     try {
-      const user = decodeURIComponent(atob(auth.replace(/^basic\s+/i, '')).split(':')[0]!);
-      clientId ??= user;
+      user = decodeURIComponent(atob(auth.replace(/^basic\s+/i, '')).split(':')[0]!);
     } catch {
       throw oauthError('invalid_request', 'The Basic Authorization header is malformed.', `The client is public: send client_id=${PUBLIC_CLIENT_ID} in the form instead.`);
     }
+    // RFC 6749 §5.2: a client that authenticated with a header is answered 401 with a challenge for that scheme.
+    if (user !== PUBLIC_CLIENT_ID) {
+      throw oauthError('invalid_client', `Unknown client_id ${quoteInput(user)}.`, `The only client is "${PUBLIC_CLIENT_ID}" (no secret).`, 401, { 'WWW-Authenticate': 'Basic realm="oauth"' });
+    }
+    // One client per request (RFC 6749 §2.3): a form client_id may only repeat the header's.
+    if (fromForm !== undefined && fromForm !== user) {
+      throw oauthError('invalid_request', 'client_id in the form differs from the Basic Authorization header.', `Send one client_id: ${PUBLIC_CLIENT_ID}.`);
+    }
+    return user;
   }
-  if (clientId !== undefined && clientId !== PUBLIC_CLIENT_ID) {
-    throw oauthError('invalid_client', `Unknown client_id ${quoteInput(clientId)}.`, `The only client is "${PUBLIC_CLIENT_ID}" (no secret).`, 401);
+  if (fromForm !== undefined && fromForm !== PUBLIC_CLIENT_ID) {
+    throw oauthError('invalid_client', `Unknown client_id ${quoteInput(fromForm)}.`, `The only client is "${PUBLIC_CLIENT_ID}" (no secret).`, 401);
   }
-  return clientId;
+  return fromForm;
 }
 
 async function authorizationCode(form: URLSearchParams, { issuer, ring }: OAuthContext, clientId: string | undefined, ctx: RequestContext): Promise<Grant> {
@@ -153,5 +164,5 @@ async function refreshToken(form: URLSearchParams, { issuer, ring }: OAuthContex
     throw oauthError('invalid_grant', 'The refresh token was already used or revoked.', 'Use the refresh_token from the latest token response, or start again at /oauth/authorize.');
   }
   const extra = withGid(claims.email ? { email: claims.email, email_verified: false } : undefined, claims.gid);
-  return { sub: claims.sub, scope, clientId: claims.client_id, resources: aud.filter((a) => a !== issuer), refresh: true, extra };
+  return { sub: claims.sub, scope, clientId: claims.client_id, resources: aud.filter((a) => a !== issuer), refresh: true, refreshScope: claims.scope, extra };
 }

@@ -90,7 +90,9 @@ export async function verifyToken(ring: KeyRing, token: string, kinds: TokenKind
   } catch (err) {
     throw new TokenError(describeJoseError(err, ring));
   }
-  const kind = (Object.keys(TOKEN_TYPES) as TokenKind[]).find((k) => TOKEN_TYPES[k] === typ);
+  // A media type compares case-insensitively, and "application/" may be left out (RFC 7515 §4.1.9, RFC 9068 §4).
+  const mediaType = typ?.toLowerCase().replace(/^application\//, '');
+  const kind = (Object.keys(TOKEN_TYPES) as TokenKind[]).find((k) => TOKEN_TYPES[k] === mediaType);
   if (!kind || !kinds.includes(kind)) {
     const what = kind === 'refresh' ? 'a refresh token' : kind === 'identityAssertion' ? 'an identity assertion' : kind === 'access' ? 'an access token' : `a token of type "${typ ?? 'none'}"`;
     throw new TokenError(`This is ${what}; expected ${kinds.map((k) => (k === 'refresh' ? 'a refresh token' : k === 'identityAssertion' ? 'an identity assertion' : 'an access token')).join(' or ')}.`);
@@ -123,6 +125,7 @@ function describeJoseError(err: unknown, ring: KeyRing): string {
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === 'iss') return 'The token was issued by another issuer.';
     if (err.claim === 'aud') return 'The token is meant for another audience.';
+    if (err.reason === 'missing') return `The token lacks the ${err.claim} claim.`;
     if (err.claim === 'nbf' || err.claim === 'iat') return 'The token is not valid yet.';
     return `The token's ${err.claim} claim is invalid.`;
   }
@@ -130,7 +133,7 @@ function describeJoseError(err: unknown, ring: KeyRing): string {
   if (err instanceof errors.JWSSignatureVerificationFailed) {
     return 'The token signature does not verify: it was altered, or signed with a key this service no longer uses.';
   }
-  if (err instanceof errors.JOSENotSupported) return `The token must be signed with ${ring.alg}.`;
+  if (err instanceof errors.JOSENotSupported) return `The token must be signed with ${ring.alg}, and name no "crit" header this service does not know.`;
   return 'The token is not a well-formed signed JWT.';
 }
 

@@ -201,22 +201,27 @@ describe('authorization code with PKCE', () => {
     expect(refreshed.refresh_token).toBeTypeOf('string');
     expect(decodeJwt(refreshed.access_token).sub).toBe(claims.sub);
 
-    // Narrowing the scope on refresh is allowed; widening is not.
+    // Narrowing the scope on refresh narrows the access token; the new refresh token keeps the grant's scope
+    // (RFC 6749 §6: "identical to that of the refresh token included by the client"), so the next refresh may
+    // ask for all of it again.
     const narrow = await oauth.processRefreshTokenResponse(
       c.as, c.client,
       await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, refreshed.refresh_token!, { ...c.options, additionalParameters: { scope: 'read:episodes' } }),
     );
     expect(narrow.scope).toBe('read:episodes');
-    const widen = await oauthFailure(
-      oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, narrow.refresh_token!, { ...c.options, additionalParameters: { scope: SCOPE } })),
+    expect(decodeJwt(narrow.access_token).scope).toBe('read:episodes');
+    expect(decodeJwt(narrow.refresh_token!).scope).toBe(decodeJwt(refreshed.refresh_token!).scope);
+    const whole = await oauth.processRefreshTokenResponse(
+      c.as, c.client,
+      await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, narrow.refresh_token!, { ...c.options, additionalParameters: { scope: SCOPE } }),
     );
-    expect(widen.code).toBe('invalid_scope');
+    expect(whole.scope).toBe(SCOPE);
 
     // The used refresh token is spent; using it again (RFC 9700 §4.14.2) revokes the whole grant, latest tokens included.
     const again = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, c.options)));
     expect(again).toMatchObject({ status: 400, code: 'invalid_grant' });
-    expect((await fetch(url('/api/search?q=bees'), { headers: { Authorization: `Bearer ${narrow.access_token}` } })).status).toBe(401);
-    const latest = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, narrow.refresh_token!, c.options)));
+    expect((await fetch(url('/api/search?q=bees'), { headers: { Authorization: `Bearer ${whole.access_token}` } })).status).toBe(401);
+    const latest = await oauthFailure(oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, whole.refresh_token!, c.options)));
     expect(latest.code).toBe('invalid_grant');
   });
 
@@ -227,6 +232,11 @@ describe('authorization code with PKCE', () => {
     const { verifier, params, redirectUri } = await pkceAuthorization(c, 'com.example.app:/callback', 'search:episodes');
     const tokens = await oauth.processAuthorizationCodeResponse(c.as, c.client, await oauth.authorizationCodeGrantRequest(c.as, c.client, c.auth, params, redirectUri, verifier, c.options));
     expect(tokens.scope).toBe('search:episodes');
+    // A refresh cannot widen the grant.
+    const widen = await oauthFailure(
+      oauth.processRefreshTokenResponse(c.as, c.client, await oauth.refreshTokenGrantRequest(c.as, c.client, c.auth, tokens.refresh_token!, { ...c.options, additionalParameters: { scope: SCOPE } })),
+    );
+    expect(widen.code).toBe('invalid_scope');
   });
 
   it('answers a wrong verifier with invalid_grant', async () => {
