@@ -86,6 +86,12 @@ describe('bearerAuth()', () => {
     const kid = JSON.parse(new TextDecoder().decode(base64url.decode(good.access_token.split('.')[0]))).kid;
     const sign = (p: JWTPayload, alg = 'HS256', k: CryptoKey | Uint8Array = key, typ = 'at+jwt') => new SignJWT(p).setProtectedHeader({ alg, kid, typ }).sign(k);
     expect((await fetchApp('/probe', { headers: { Authorization: `Bearer ${await sign(claims())}` } })).status).toBe(200);
+    // RFC 9068 §4: "at+jwt" or "application/at+jwt", in any case.
+    for (const typ of ['application/at+jwt', 'AT+JWT']) {
+      expect((await fetchApp('/probe', { headers: { Authorization: `Bearer ${await sign(claims(), 'HS256', key, typ)}` } })).status, typ).toBe(200);
+    }
+    const noIat = await fetchApp('/probe', { headers: { Authorization: `Bearer ${await sign({ ...claims(), iat: undefined })}` } });
+    expect(noIat.headers.get('www-authenticate')).toContain('lacks the iat claim');
 
     const now = Math.floor(Date.now() / 1000);
     // A refresh token needs a code flow (test/oauth covers it); a correctly signed rt+jwt stands in for it here.
@@ -112,6 +118,21 @@ describe('bearerAuth()', () => {
     // The authorization server and its metadata are exempt: a stale token never blocks getting a new one.
     expect((await fetchApp('/oauth/token', formPost({ grant_type: 'client_credentials' }, { Authorization: `Bearer ${tampered}` }))).status).toBe(200);
     expect((await fetchApp('/oauth/jwks.json', { headers: { Authorization: `Bearer ${tampered}` } })).status).toBe(200);
+  });
+
+  it('the token endpoint: one client per request, a 401 challenge for the Basic scheme used, resources without fragments', async () => {
+    const fetchApp = app({ SIGNING_SECRET: 'unit-secret-0123456789-abcdefghijklmnopqrstu' });
+    const basic = (user: string) => ({ Authorization: `Basic ${btoa(`${user}:x`)}` });
+    expect((await fetchApp('/oauth/token', formPost({ grant_type: 'client_credentials' }, basic('public')))).status).toBe(200);
+    const evil = await fetchApp('/oauth/token', formPost({ grant_type: 'client_credentials', client_id: 'public' }, basic('evil')));
+    expect(evil.status).toBe(401);
+    expect(evil.headers.get('www-authenticate')).toBe('Basic realm="oauth"');
+    expect((await evil.json()).error.code).toBe('invalid_client');
+    const two = await fetchApp('/oauth/token', formPost({ grant_type: 'client_credentials', client_id: 'other' }, basic('public')));
+    expect(two.status).toBe(400);
+    const fragment = await fetchApp('/oauth/token', formPost({ grant_type: 'client_credentials', resource: `${ISSUER}/#frag` }));
+    expect(fragment.status).toBe(400);
+    expect((await fragment.json()).error.code).toBe('invalid_target');
   });
 
   it('rejects HS256 tokens keyed with the public key under EdDSA (alg confusion)', async () => {

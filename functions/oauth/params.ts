@@ -82,6 +82,8 @@ export const REDIRECT_URI_RULE = 'redirect_uri must be http(s) on a loopback hos
 /** RFC 8707 resource indicators: this service (its base URL or an address under it) is the only resource. */
 export function parseResources(values: string[], issuer: string): string[] {
   for (const r of values) {
+    // RFC 8707 §2: a resource "MUST NOT include a fragment component".
+    if (r.includes('#')) throw oauthError('invalid_target', `The resource ${quoteInput(r)} has a fragment.`, `resource must be ${issuer} or an address under it, without #fragment`);
     if (r !== issuer && r !== `${issuer}/` && !r.startsWith(`${issuer}/`)) {
       throw oauthError('invalid_target', `The resource ${quoteInput(r)} is not served here.`, `resource must be ${issuer} or an address under it (e.g. ${issuer}/mcp)`);
     }
