@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { precompress } from './src/integration/precompress.ts';
 import { assetManifest } from './src/integration/asset-manifest.ts';
-import { contentCheck } from './src/integration/content-check.ts';
+import { contentCheck, contentUnchanged } from './src/integration/content-check.ts';
 import { bulkDocumentsIntegration } from './src/integration/bulk-documents.ts';
 import { replaceOutDir } from './src/integration/replace-out-dir.ts';
 import { keptPages } from './src/integration/kept-pages.ts';
@@ -77,6 +77,7 @@ export default defineConfig({
   // that. The bulk documents' build:start comes before it: it takes the previous output's folders of per-episode
   // documents whole first (src/integration/kept-documents.ts). An output folder outside the project then gets a link
   // to the project's packages, which Astro's bundles in it import (src/integration/packages-link.ts: after
-  // replaceOutDir, which would move it aside).
-  integrations: [kept.integration, bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir(kept), packagesLink()],
+  // replaceOutDir, which would move it aside). Last, contentUnchanged: a build during which the content changed
+  // (an editor's save) mixes old and new, and exits 1 saying so.
+  integrations: [kept.integration, bulkDocumentsIntegration(), precompress(), contentCheck(), assetManifest(), replaceOutDir(kept), packagesLink(), contentUnchanged()],
 });

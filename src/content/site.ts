@@ -56,6 +56,13 @@ export function loadSharedContent(dir: string): LoadResult {
 function fingerprint(dir: string): string {
   const env = ['SITE_URL', 'TIP_WALLET_ADDRESS', 'TIP_NETWORK', 'TIP_URL'].map((k) => process.env[k] ?? '');
   const parts = [resolve(dir), process.cwd(), ...env];
+  for (const [path, stamp] of contentStamps(dir)) parts.push(`${path}:${stamp}`);
+  return createHash('sha1').update(parts.join('\n')).digest('hex');
+}
+
+/** Every file under the content folder, in name order, with its size and modification time. */
+export function contentStamps(dir: string): Map<string, string> {
+  const stamps = new Map<string, string>();
   const walk = (d: string) => {
     let entries;
     try {
@@ -68,10 +75,17 @@ function fingerprint(dir: string): string {
       if (e.isDirectory()) walk(full);
       else {
         const s = statSync(full, { throwIfNoEntry: false });
-        parts.push(`${full}:${s?.size}:${s?.mtimeMs}`);
+        stamps.set(full, `${s?.size}:${s?.mtimeMs}`);
       }
     }
   };
   walk(dir);
-  return createHash('sha1').update(parts.join('\n')).digest('hex');
+  return stamps;
+}
+
+/** The files added, removed or changed between two contentStamps of one folder. */
+export function changedFiles(before: Map<string, string>, after: Map<string, string>): string[] {
+  const changed = [...after].filter(([path, stamp]) => before.get(path) !== stamp).map(([path]) => path);
+  for (const path of before.keys()) if (!after.has(path)) changed.push(path);
+  return changed.sort();
 }

@@ -6,18 +6,21 @@
  * content made it (contract/schemas/build-source.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { BUILD_SOURCE_FILE, type BuildSource } from '../../contract/schemas/build-source.ts';
 import { configureParseCache, parseCacheFolder, parseCacheSummary, pruneParseCache } from '../content/parse-cache.ts';
 import { formatNotes, formatProblems } from '../content/report.ts';
-import { contentDir, contentEdited, loadSharedContent } from '../content/site.ts';
+import { changedFiles, contentDir, contentEdited, contentStamps, loadSharedContent } from '../content/site.ts';
 import { prewarmTranscripts } from '../content/transcript-prewarm.ts';
 import { loadCuesOnDemand } from '../content/load.ts';
 
 /** How long `astro dev` waits after an edit to the content folder for more before it reloads the pages. */
 const RELOAD_DEBOUNCE_MS = 100;
+
+/** The content folder as the build found it: a file saved while it runs is read by some of its threads only. */
+let started: Map<string, string> | undefined;
 
 export function contentCheck(): AstroIntegration {
   let outDir: string | undefined;
@@ -30,6 +33,7 @@ export function contentCheck(): AstroIntegration {
         // the content read here is the one the pages get (src/content/site.ts): one read per build.
         configureParseCache(parseCacheFolder(fileURLToPath(config.cacheDir)));
         const dir = contentDir();
+        if (command === 'build') started = contentStamps(dir);
         // A large show's transcripts are parsed on two threads (src/content/transcript-prewarm.ts).
         const prewarm = command === 'build' ? prewarmTranscripts(join(dir, 'transcripts')) : undefined;
         let loaded: ReturnType<typeof loadSharedContent>;
@@ -89,6 +93,27 @@ export function contentCheck(): AstroIntegration {
         // Which content this output was made from: read before `npm start` builds over it (hosts/node/build-guard.ts).
         const source: BuildSource = { contentDir: resolve(contentDir()) };
         if (outDir) writeFileSync(join(outDir, BUILD_SOURCE_FILE), `${JSON.stringify(source)}\n`);
+      },
+    },
+  };
+}
+
+/**
+ * The last step of a build: an edit saved while it ran reaches the pages and documents made after it, not those
+ * made before, so the output mixes the two. The build then says which files changed and exits 1 (Astro's own exit
+ * would be 0), once the output is otherwise complete; the next build makes it whole.
+ */
+export function contentUnchanged(): AstroIntegration {
+  return {
+    name: 'content-unchanged',
+    hooks: {
+      'astro:build:done': ({ logger }) => {
+        const changed = started ? changedFiles(started, contentStamps(contentDir())) : [];
+        if (!changed.length) return;
+        const named = changed.slice(0, 5).map((p) => relative(process.cwd(), p)).join(', ');
+        const more = changed.length > 5 ? `, and ${changed.length - 5} more` : '';
+        logger.error(`content changed while the site was being built (${named}${more}): this output mixes the old and the new content. Build again.`);
+        process.exit(1);
       },
     },
   };
