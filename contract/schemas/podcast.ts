@@ -53,6 +53,8 @@ export const PodcastConfigSchema = z.strictObject({
    */
   guid: z.uuid({ message: 'must be a UUID such as ead4c236-bf58-58c6-a2c6-a6b28d128cb6' }).optional(),
   medium: z.enum(MEDIUMS, { message: `must be one of ${MEDIUMS.join(', ')}` }).default('podcast'),
+  /** podcast:locked: true tells other platforms not to import the feed (the owner's email confirms a move). */
+  locked: z.boolean().default(false),
   /** The show's hosts (podcast:person role host): a name, or name with role, img and href. */
   hosts: z.array(z.union([z.string().min(1).transform((name): z.output<typeof Host> => ({ name, role: 'host' })), Host])).default([]),
   siteUrl: SiteUrl,

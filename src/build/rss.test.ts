@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFeed } from 'podcast-partytime';
+import { xml2js } from 'xml-js';
 import { loadContent } from '../content/load.ts';
 import { buildRss } from './rss.ts';
 
@@ -61,6 +62,39 @@ describe('buildRss', () => {
       expect(parseFeed(xml)!.items.find((i) => i.itunesEpisode === 3)!.description).toMatch(/^Write /);
     } finally {
       writeFileSync(file, source);
+    }
+  });
+
+  it('stays well-formed XML with "]]>" more than once in an item title or its notes', () => {
+    const file = join(dir, 'content/episodes/004-volcanoes.md');
+    const source = readFileSync(file, 'utf8');
+    const title = 'Salt & <Pepper>: a ]]> b ]]> c';
+    writeFileSync(file, source.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`).replace(/\n---\n/, '\n---\nEnd a CDATA with `]]>`, twice: `]]>`.\n\n'));
+    try {
+      const { content, errors } = loadContent(join(dir, 'content'), {}, dir);
+      expect(errors).toEqual([]);
+      const xml = buildRss(content!);
+      // xml-js's reader is strict (sax): an early end of a CDATA section is an error there.
+      const parsed = xml2js(xml, { compact: true }) as { rss: { channel: { item: Array<{ title: { _cdata: string | string[] }; 'itunes:episode': { _text: string } }> } } };
+      const item = parsed.rss.channel.item.find((i) => i['itunes:episode']._text === '4')!;
+      expect([item.title._cdata].flat().join('')).toBe(title);
+      const feed = parseFeed(xml)!.items.find((i) => i.itunesEpisode === 4)!;
+      expect(feed.title).toBe(title);
+      expect(feed.content).toContain('<code>]]></code>, twice: <code>]]></code>');
+    } finally {
+      writeFileSync(file, source);
+    }
+  });
+
+  it('says podcast:locked yes when the show is locked', () => {
+    const show = join(dir, 'content/podcast.yaml');
+    const source = readFileSync(show, 'utf8');
+    expect(buildRss(loadContent(join(dir, 'content'), {}, dir).content!)).toMatch(/<podcast:locked owner="[^"]+">no<\/podcast:locked>/);
+    writeFileSync(show, `${source}locked: true\n`);
+    try {
+      expect(buildRss(loadContent(join(dir, 'content'), {}, dir).content!)).toMatch(/<podcast:locked owner="[^"]+">yes<\/podcast:locked>/);
+    } finally {
+      writeFileSync(show, source);
     }
   });
 

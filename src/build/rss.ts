@@ -60,7 +60,7 @@ export function buildRss(content: LoadedContent): string {
     ),
     ext('podcast:guid', text(show.guid)),
     ext('podcast:medium', text(show.medium)),
-    ext('podcast:locked', { ...attrs({ owner: show.owner.email }), _text: 'no' }),
+    ext('podcast:locked', { ...attrs({ owner: show.owner.email }), _text: show.locked ? 'yes' : 'no' }),
   ];
   const hosts = hostPeople(content, urls);
   if (hosts.length) channel.push(ext('podcast:person', hosts));
@@ -93,6 +93,17 @@ export function buildRss(content: LoadedContent): string {
 }
 
 /** podcast:person for each host (role host unless podcast.yaml says otherwise), with img and href when given. */
+/**
+ * Text that feed writes in a CDATA section (an item's title, description and notes). A "]]>" inside one must end the section
+ * and start another; xml-js (under feed) does that for the first "]]>" only, so a second one ended the section
+ * early and left the whole feed malformed. The others are split here, the first left to xml-js.
+ */
+export function inCdata(text: string): string {
+  const first = text.indexOf(']]>');
+  if (first < 0) return text;
+  return text.slice(0, first + 3) + text.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
+}
+
 function hostPeople(content: LoadedContent, urls: ReturnType<typeof siteUrls>): ElementCompact[] {
   return content.show.hosts.map((h) => ({
     ...attrs({
@@ -144,14 +155,14 @@ function item(episode: LoadedEpisode, showExplicit: boolean, urls: ReturnType<ty
     extensions.push(ext('enclosure', attrs({ url: audio, length: String(episode.audioBytes ?? 0), type: episode.audioType ?? 'audio/mpeg' })));
   }
   return {
-    title: episode.title,
+    title: inCdata(episode.title),
     id: episode.guid,
     guid: episode.guid,
     link: urls.episodePage(episode),
     date: new Date(episode.pubDate ?? `${episode.date}T00:00:00Z`),
     // Plain text (entities in the notes already decoded): "&lt;script&gt;" written as text must stay text.
-    description: escapeMarkup(episode.desc ?? episode.title),
-    content: episode.html || undefined,
+    description: inCdata(escapeMarkup(episode.desc ?? episode.title)),
+    content: episode.html ? inCdata(episode.html) : undefined,
     // feed writes itunes:duration (H:MM:SS) from the enclosure's duration.
     audio: audio
       ? { url: audio, type: 'audio/mpeg', length: episode.audioBytes ?? 0, duration: episode.seconds }
