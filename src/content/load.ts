@@ -29,6 +29,11 @@ import { closestWord } from './did-you-mean.ts';
 /** The Podcasting 2.0 namespace's UUID for podcast:guid (UUIDv5 of the feed URL). */
 export const PODCAST_GUID_NAMESPACE = 'ead4c236-bf58-58c6-a2c6-a6b28d128cb6';
 
+/** A feed's podcast:guid when it names none: the UUIDv5 of its URL without the scheme and trailing slashes. */
+export function podcastGuid(feedUrl: string): string {
+  return uuidv5(feedUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''), PODCAST_GUID_NAMESPACE);
+}
+
 export interface Show extends PodcastConfig {
   /** podcast:guid: pinned in podcast.yaml, else UUIDv5 of the feed URL without scheme or trailing slash. */
   guid: string;
@@ -219,7 +224,7 @@ function loadShow(contentDir: string, env: Env, errors: string[], rel: (p: strin
   }
   config.siteUrl = config.siteUrl.replace(/\/+$/, '');
   const feedUrl = `${config.siteUrl}/rss.xml`;
-  const guid = config.guid?.toLowerCase() ?? uuidv5(feedUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''), PODCAST_GUID_NAMESPACE);
+  const guid = config.guid?.toLowerCase() ?? podcastGuid(feedUrl);
   return { ...config, guid, feedUrl };
 }
 

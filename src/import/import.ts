@@ -96,9 +96,9 @@ interface ExistingEpisode {
 /** Frontmatter keys in the order the importer writes them. */
 const EPISODE_KEYS = [
   'id', 'season', 'title', 'date', 'pubDate', 'duration', 'audioFile', 'audioUrl', 'audioLength', 'audioType', 'srtFile',
-  'guid', 'episodeType', 'explicit', 'hosts', 'guests', 'spotifyUrl', 'appleUrl', 'amazonUrl', 'youtubeUrl', 'chapters',
+  'guid', 'episodeType', 'explicit', 'image', 'hosts', 'guests', 'spotifyUrl', 'appleUrl', 'amazonUrl', 'youtubeUrl', 'chapters',
 ];
-const SHOW_KEYS = ['title', 'description', 'author', 'owner', 'language', 'copyright', 'type', 'explicit', 'categories', 'artwork', 'siteUrl', 'platforms', 'hosts', 'guid'];
+const SHOW_KEYS = ['title', 'description', 'author', 'owner', 'language', 'copyright', 'type', 'explicit', 'categories', 'artwork', 'siteUrl', 'platforms', 'hosts', 'guid', 'locked'];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const hash = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
@@ -193,7 +193,7 @@ export async function importFeed(options: ImportOptions): Promise<ImportReport> 
   const feed = parseFeedText(decodeXml(bytes), name);
   checkItems(feed, name);
   const notes: string[] = [];
-  const show = mapShow(feed, notes);
+  const show = mapShow(feed, notes, options.source);
   const imported = (feed.items ?? []).map((item, i) => mapItem(item, i + 1, show.explicit as boolean, notes));
 
   // 2. What is there already. A show that no import wrote (the bundled sample) is not merged into without --force.

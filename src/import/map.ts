@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Chapter } from '../../contract/schemas/episode.ts';
 import { formatDuration } from '../../contract/duration.ts';
 import { MAX_DURATION_SECONDS } from '../../contract/schemas/common.ts';
+import { podcastGuid } from '../content/load.ts';
 import { markdownToHtml, markdownToText } from '../content/markdown.ts';
 import { ITUNES_CATEGORIES } from '../content/itunes-categories.ts';
 import { chaptersFromPodlove } from './chapters.ts';
@@ -177,7 +178,8 @@ function readableNotes(raw: string, label: string, notes: string[], check = (mar
   }
 }
 
-export function mapShow(feed: ParsedFeed, notes: string[]): Record<string, unknown> {
+/** source: where the feed was read from (a URL, or a file: then only the feed's own atom:link rel="self" names its address). */
+export function mapShow(feed: ParsedFeed, notes: string[], source?: string): Record<string, unknown> {
   const it = feed.itunes ?? {};
   const title = oneLine(feed.title || it.title) || 'Untitled show';
   if (!oneLine(feed.title || it.title)) notes.push('podcast.yaml: the feed has no title; wrote "Untitled show"');
@@ -227,9 +229,21 @@ export function mapShow(feed: ParsedFeed, notes: string[]): Record<string, unkno
     artwork: artwork ?? '/artwork.png',
     platforms,
     hosts: people(feed.podcast?.persons).hosts,
+    // The owner's choice: a locked feed may not be imported elsewhere without them (the owner email confirms a move).
+    ...(feed.podcast?.locked?.value === true ? { locked: true } : {}),
   };
+  if (show.locked) notes.push(`podcast.yaml: the feed is locked (podcast:locked yes${feed.podcast?.locked?.owner ? `, owner ${feed.podcast.locked.owner}` : ''}): only its owner may move it; the new feed stays locked`);
   const guid = feed.podcast?.guid?.trim();
   if (guid && uuid.safeParse(guid).success) show.guid = guid;
+  else {
+    // A show keeps its podcast:guid for life, whatever its address: one the feed does not name is its old feed URL's
+    // (the namespace's rule), pinned here. Left to the new address, every episode would look new to the apps.
+    const self = (feed.atom?.links ?? []).find((l) => l.rel === 'self' && isHttpUrl(l.href?.trim()))?.href?.trim() ?? (isHttpUrl(source) ? source : undefined);
+    if (self) {
+      show.guid = podcastGuid(self);
+      notes.push(`podcast.yaml: the feed names no podcast:guid; wrote ${show.guid as string}, the one its address ${self} gives, so podcast apps know the show at its new address`);
+    } else notes.push('podcast.yaml: the feed names no podcast:guid nor its own address; its guid will follow siteUrl, so set guid before the site moves');
+  }
   return show;
 }
 
@@ -256,6 +270,9 @@ export function mapItem(item: FeedItem, position: number, showExplicit: boolean,
   fields.audioUrl = enclosure.url!.trim();
   if (positiveInt(enclosure.length) !== undefined || enclosure.length === 0) fields.audioLength = enclosure.length;
   if (enclosure.type && /^[\w.+-]+\/[\w.+-]+$/.test(enclosure.type.trim())) fields.audioType = enclosure.type.trim();
+  // The episode's own artwork (itunes:image on the item), when it has one.
+  const image = [it.image].find(isHttpUrl);
+  if (image) fields.image = image.trim();
   fields.guid = itemGuid(item);
   if (!item.guid?.value?.trim()) notes.push(`${label}: no guid; used the enclosure URL`);
 

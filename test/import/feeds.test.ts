@@ -78,6 +78,9 @@ describe('what the importer takes from the feeds', () => {
     const { show, episodes } = load('no-agenda');
     expect(show).toMatchObject({ title: 'No Agenda', explicit: true, language: 'en', owner: { name: 'Adam Curry', email: 'adam@curry.com' } });
     expect(show.guid).toBe('856cd618-7f34-57ea-9b84-3600f1f65e7f');
+    // podcast:locked yes stays the owner's choice.
+    expect(show.locked).toBe(true);
+    expect(buildRss(load('no-agenda'))).toContain('<podcast:locked owner="adam@curry.com">yes</podcast:locked>');
     // The feed's legacy "News & Politics" is Apple's News / Politics today.
     expect(show.categories).toEqual([{ category: 'News', subcategories: ['Politics'] }, { category: 'Comedy', subcategories: [] }]);
     const e = episodes.find((x) => x.guid === 'http://1393.noagendanotes.com')!;
@@ -98,6 +101,12 @@ describe('what the importer takes from the feeds', () => {
     const dates = episodes.map((e) => Date.parse(e.pubDate!));
     expect(dates).toEqual([...dates].sort((a, b) => a - b));
     expect(show.categories[0]).toEqual({ category: 'Fiction', subcategories: ['Drama'] });
+    // No podcast:guid in the feed: the one its own address (atom:link rel="self") gives is pinned, so the show keeps
+    // it at its new address (the namespace: "its podcast:guid should be discovered by the new host and imported").
+    expect(show.guid).toBe('688f7df5-dfda-5e65-b4d3-fb3595ad3783');
+    expect(loadContent(join(work, '1865'), { SITE_URL: 'https://elsewhere.example/pod' }, join(work, '1865')).content!.show.guid).toBe(show.guid);
+    // Each item's own artwork (itunes:image) is kept.
+    expect(episodes.filter((e) => e.image?.startsWith('https://')).length).toBe(61);
   });
 
   it('dk-podcast: a German show keeps its language, umlauts and durations', () => {
