@@ -301,11 +301,17 @@ function loadEpisode(
       : onDemand?.count
         ? Math.floor(onDemand.lastEnd!)
         : undefined;
+  let previous: { at: number; chapter: (typeof fmData.chapters)[number] } | undefined;
   for (const chapter of fmData.chapters) {
     const at = parseDuration(chapter.start)!;
     if (seconds !== undefined && at > seconds) {
       errors.push(`${file}: chapters: "${chapter.title}" starts at ${chapter.start}, after the episode ends (${formatDuration(seconds)})`);
     }
+    // Players and the JSON chapters format read chapters in the order of their starts.
+    if (previous && at < previous.at) {
+      errors.push(`${file}: chapters: "${chapter.title}" (${chapter.start}) comes after "${previous.chapter.title}" (${previous.chapter.start}) but starts before it; list the chapters in order of their start`);
+    }
+    previous = { at, chapter };
   }
   if (errors.length > before) return null;
 

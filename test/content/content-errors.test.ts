@@ -109,6 +109,15 @@ describe('content errors', () => {
     ]);
   });
 
+  it('reports chapters out of order (players and JSON chapters read them in order of their start)', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'duration: "10:00"\nchapters:\n  - start: "00:00"\n    title: Hello\n  - start: "09:00"\n    title: Later\n  - start: "03:00"\n    title: Middle\n  - start: "09:00"\n    title: Same time'),
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/episodes/001-a.md: chapters: "Middle" (03:00) comes after "Later" (09:00) but starts before it; list the chapters in order of their start',
+    ]);
+  });
+
   it('collects every problem across files, not only the first', () => {
     const dir = fixture({
       'episodes/001-a.md': valid(1, 'duration: "75:3"'),
