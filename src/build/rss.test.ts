@@ -86,11 +86,25 @@ describe('buildRss', () => {
     }
   });
 
+  it("dates lastBuildDate at the newest item's own time, not before it", () => {
+    const file = join(dir, 'content/episodes/013-chess.md');
+    const source = readFileSync(file, 'utf8');
+    writeFileSync(file, source.replace(/^date: (.*)$/m, 'date: $1\npubDate: "$1T20:22:24Z"'));
+    try {
+      const feed = parseFeed(buildRss(loadContent(join(dir, 'content'), {}, dir).content!))!;
+      const newest = Math.max(...feed.items.map((i) => i.pubDate!.getTime()));
+      expect(feed.lastBuildDate?.getTime()).toBe(newest);
+      expect(new Date(newest).toISOString()).toMatch(/T20:22:24/);
+    } finally {
+      writeFileSync(file, source);
+    }
+  });
+
   it('says podcast:locked yes when the show is locked', () => {
     const show = join(dir, 'content/podcast.yaml');
     const source = readFileSync(show, 'utf8');
     expect(buildRss(loadContent(join(dir, 'content'), {}, dir).content!)).toMatch(/<podcast:locked owner="[^"]+">no<\/podcast:locked>/);
-    writeFileSync(show, `${source}locked: true\n`);
+    writeFileSync(show, source.replace(/^locked: false$/m, 'locked: true'));
     try {
       expect(buildRss(loadContent(join(dir, 'content'), {}, dir).content!)).toMatch(/<podcast:locked owner="[^"]+">yes<\/podcast:locked>/);
     } finally {

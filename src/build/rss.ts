@@ -28,7 +28,6 @@ export function buildRss(content: LoadedContent): string {
   const { show, episodes } = content;
   const urls = siteUrls(show);
   const newestFirst = [...episodes].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || b.id - a.id);
-  const latest = newestFirst[0];
 
   const feed = new Feed({
     title: show.title,
@@ -38,7 +37,8 @@ export function buildRss(content: LoadedContent): string {
     language: show.language,
     image: urls.artwork,
     copyright: show.copyright ?? '',
-    updated: latest?.date ? new Date(`${latest.date}T00:00:00Z`) : undefined,
+    // lastBuildDate: the newest item's own time, never before it (an exact pubDate is later than its day's midnight).
+    updated: episodes.length ? new Date(Math.max(...episodes.map((e) => Date.parse(e.pubDate ?? `${e.date}T00:00:00Z`)))) : undefined,
     generator: 'podcast-listener-service',
     feedLinks: { rss: urls.rss },
     podcast: true,
