@@ -13,6 +13,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'edit-during-build-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** The log without colours (a CI terminal may ask for them). */
+const plain = (output: string[]) => output.join('').replace(/\x1b\[[0-9;]*m/g, '');
+
 describe('a content edit saved while the site is being built', () => {
   it('fails the build, naming the file, once the output is complete', async () => {
     const content = join(work, 'content');
@@ -22,14 +25,14 @@ describe('a content edit saved while the site is being built', () => {
     const code = await new Promise<number | null>((done) => {
       const child = spawn(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
         cwd: ROOT,
-        env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: content, ASTRO_OUT_DIR: join(work, 'dist'), ASTRO_CACHE_DIR: join(work, 'cache') },
+        env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: content, ASTRO_OUT_DIR: join(work, 'dist'), ASTRO_CACHE_DIR: join(work, 'cache'), NO_COLOR: '1', FORCE_COLOR: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let edited = false;
       const read = (d: Buffer) => {
         output.push(String(d));
         // Astro names the output folder once the content has been read and checked: the save comes after that.
-        if (!edited && /\[build\] output:/.test(output.join(''))) {
+        if (!edited && /\[build\] output:/.test(plain(output))) {
           edited = true;
           writeFileSync(episode, readFileSync(episode, 'utf8').replace(/^title: "/m, 'title: "Saved mid-build: '));
         }
@@ -38,7 +41,7 @@ describe('a content edit saved while the site is being built', () => {
       child.stderr.on('data', read);
       child.on('close', done);
     });
-    const log = output.join('');
+    const log = plain(output);
     expect(code, log).toBe(1);
     expect(log).toMatch(/content changed while the site was being built \(.*episodes\/004-volcanoes\.md\).*Build again\./);
     // It says so once the rest of the build is done: the output is complete, only mixed.
