@@ -5,7 +5,7 @@
  * Without REDIS_URL each instance keeps its own rate-limit budget (documented per platform in the README).
  */
 import { resolve } from 'node:path';
-import { createApp, type App } from '../../functions/app.ts';
+import { createApp, withHeaders, type App } from '../../functions/app.ts';
 import { readServiceEnv } from '../../functions/env.ts';
 import { standardResponse } from '../../functions/memory-response.ts';
 import { createStaticResponder } from '../../functions/static.ts';
@@ -34,17 +34,9 @@ export async function handle(request: Request, clientIp: string, clientDir = res
     app = undefined;
     throw err;
   });
-  const response = standardResponse(await (await app).fetch(request, { clientIp, signal: request.signal }));
   // Every answer of the function is counted and carries this client's X-RateLimit-*: the platform's CDN must not
   // keep one and give it to others (Netlify and Vercel read CDN-Cache-Control before Cache-Control, which stays
   // as the contract has it for browsers and apps).
-  try {
-    response.headers.set('CDN-Cache-Control', 'no-store');
-    return response;
-  } catch {
-    // Immutable headers (a Response.redirect): a copy takes the header.
-    const copy = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
-    copy.headers.set('CDN-Cache-Control', 'no-store');
-    return copy;
-  }
+  const response = await (await app).fetch(request, { clientIp, signal: request.signal });
+  return standardResponse(withHeaders(response, new Headers({ 'CDN-Cache-Control': 'no-store' })));
 }
