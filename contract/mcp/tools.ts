@@ -4,7 +4,7 @@
  * imports this file to write the server card, and the implementations live in tools.ts.
  */
 import { z } from 'zod';
-import { DURATION_PATTERN, MAX_DURATION_SECONDS, parseDuration } from '../schemas/common.ts';
+import { DURATION_PATTERN, MAX_DURATION_SECONDS, withinMaxDuration } from '../schemas/common.ts';
 import { LIMITS, SearchResultSchema } from '../schemas/search.ts';
 import { ServiceEpisodeSchema } from '../schemas/service-data.ts';
 import { TRANSCRIPT_PAGE_CHARS } from './resources.ts';
@@ -30,7 +30,7 @@ const TimePoint = (field: string) => {
   return z.union(
     [
       z.number({ message }).nonnegative({ message }).max(MAX_DURATION_SECONDS, { message }),
-      z.string({ message }).regex(DURATION_PATTERN, { message }).refine((value) => (parseDuration(value) ?? 0) <= MAX_DURATION_SECONDS, { message }),
+      z.string({ message }).regex(DURATION_PATTERN, { message }).refine(withinMaxDuration, { message }),
     ],
     { message },
   );

@@ -16,12 +16,15 @@ export function parseDuration(text: string): number | undefined {
  */
 export const MAX_DURATION_SECONDS = 1000 * 3600;
 
+/** Whether a duration text is within MAX_DURATION_SECONDS (one that is no duration is left to the pattern's check). */
+export const withinMaxDuration = (value: string) => (parseDuration(value) ?? 0) <= MAX_DURATION_SECONDS;
+
 export const DurationString = z
   .string()
   .regex(DURATION_PATTERN, { message: 'must be MM:SS or HH:MM:SS' })
   .refine(
     // zod checks on after a failed pattern: that failure is the one to report.
-    (value) => (parseDuration(value) ?? 0) <= MAX_DURATION_SECONDS,
+    withinMaxDuration,
     { message: `must be at most ${MAX_DURATION_SECONDS / 3600} hours` },
   );
 
