@@ -271,8 +271,7 @@ export function mapItem(item: FeedItem, position: number, showExplicit: boolean,
   if (positiveInt(enclosure.length) !== undefined || enclosure.length === 0) fields.audioLength = enclosure.length;
   if (enclosure.type && /^[\w.+-]+\/[\w.+-]+$/.test(enclosure.type.trim())) fields.audioType = enclosure.type.trim();
   // The episode's own artwork (itunes:image on the item), when it has one.
-  const image = [it.image].find(isHttpUrl);
-  if (image) fields.image = image.trim();
+  if (isHttpUrl(it.image)) fields.image = it.image.trim();
   fields.guid = itemGuid(item);
   if (!item.guid?.value?.trim()) notes.push(`${label}: no guid; used the enclosure URL`);
 
