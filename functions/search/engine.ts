@@ -33,7 +33,7 @@ import { hasTerm, metadataFrequency, queryTerm, scanTopIndex } from './top-index
 import { expandTerm, lastAtMost, oneEditAway, oneEditShards } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
-import { makeSnippet, MARK_OPEN } from './snippet.ts';
+import { makeSnippet, MARK_CLOSE, MARK_OPEN } from './snippet.ts';
 import { EpisodeSums } from './episode-sums.ts';
 import { bestPassages } from './best-passages.ts';
 import { QueryMatches } from './query-matches.ts';
@@ -1165,7 +1165,7 @@ export class SearchEngine {
       const u = hit.understood ?? { concepts: docTerms, terms: docTerms.map((term, concept) => ({ term, boost: 1, concept, own: true })) };
       const chapters = await this.#chaptersOf(ep.id);
       const anchor = chapterAnchor(u, chapters, this.analyzer)
-        ?? (described?.includes(MARK_OPEN) ? describedChapter(described.replace(/[«»]/g, ''), chapters, this.analyzer) : undefined);
+        ?? (described?.includes(MARK_OPEN) ? describedChapter(described.replaceAll(MARK_OPEN, '').replaceAll(MARK_CLOSE, ''), chapters, this.analyzer) : undefined);
       if (anchor) {
         result.start = Math.floor(anchor.start);
         result.timestamp = timestamp(anchor.start);
