@@ -28,6 +28,7 @@ import { MemorySingleUseStore } from './single-use/memory.ts';
 import type { SingleUseStore } from './single-use/store.ts';
 import { bearerAuth } from './oauth/bearer.ts';
 import { MemoryResponse } from './memory-response.ts';
+import { safePath } from './static.ts';
 import { PendingHeaders } from './middleware/pending-headers.ts';
 
 export type { Middleware, Next } from './types.ts';
@@ -36,6 +37,11 @@ export interface AppOptions {
   env: ServiceEnv;
   data: DataStore;
   log: Logger;
+  /**
+   * The prebuilt files' manifest question: whether a CDN host answers this path from its static layer (the
+   * manifest's entry has no `fn`). A GET or HEAD for such a file is not counted against the rate limit, here as there.
+   */
+  cdnServed?: (path: string) => boolean;
   /** Answers prebuilt files; returns undefined when there is no such file. */
   serveStatic?: (request: Request, ctx: RequestContext) => Promise<Response | undefined> | Response | undefined;
   /** Renders what is a page but was not prebuilt (Astro's handler); undefined when it has nothing either. */
@@ -80,6 +86,7 @@ export function createApp(options: AppOptions): App {
       store: options.rateLimit?.store ?? new MemoryRateLimitStore(),
       max: options.rateLimit?.max ?? options.env.rateLimitMax ?? DEFAULT_RATE_LIMIT.max,
       windowMs: options.rateLimit?.windowMs ?? options.env.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT.windowMs,
+      ...(options.cdnServed ? { uncounted: cdnRead(options.cdnServed) } : {}),
     }),
     // Optional bearer token (functions/oauth/bearer.ts): after the rate limit, so a flood of bad tokens is
     // throttled like anything else, and before any handler, so ctx.auth is set when it runs.
@@ -140,6 +147,15 @@ export function createApp(options: AppOptions): App {
         return ctx ? withHeaders(response, ctx.headers) : response;
       }
     },
+  };
+}
+
+/** A GET or HEAD, on no API route, for a prebuilt file a CDN host would answer without the function layer. */
+function cdnRead(cdnServed: (path: string) => boolean) {
+  return (request: Request, ctx: RequestContext): boolean => {
+    if (ctx.route || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
+    const path = safePath(ctx.url.pathname);
+    return path !== null && cdnServed(path);
   };
 }
 

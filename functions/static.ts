@@ -83,6 +83,13 @@ export function safePath(raw: string): string | null {
   return path;
 }
 
+/** The file a URL path names: the path itself, or the directory's index.html; undefined when there is none. */
+export function lookupPath(has: (path: string) => boolean, path: string): string | undefined {
+  if (has(path)) return path;
+  const index = path.endsWith('/') ? `${path}index.html` : `${path}/index.html`;
+  return has(index) ? index : undefined;
+}
+
 /** The asset a URL path names: the file itself, or the directory's index.html. */
 export function lookup(files: StaticFiles, path: string): StaticAsset | undefined {
   const asset = files.get(path);

@@ -33,7 +33,7 @@ const data = dataStoreOver(store);
 const { limiter, singleUse } = await sharedStores(env, log);
 await prepareSigningKey(env, log).catch(() => {});
 const serveStatic = createStaticResponder(store);
-const app = createApp({ env, data, log, serveStatic, notFoundPage: (request) => serveStatic.notFoundPage(request), rateLimit: { store: limiter }, singleUse });
+const app = createApp({ env, data, log, serveStatic, cdnServed: (path) => store.cdnServed(path), notFoundPage: (request) => serveStatic.notFoundPage(request), rateLimit: { store: limiter }, singleUse });
 
 /**
  * Bun hands over a URL that does not parse where the Host header is no valid authority: relative when it is empty,

@@ -138,6 +138,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       log,
       routes: options.routes,
       serveStatic,
+      cdnServed: (path) => store.cdnServed(path),
       fallback,
       notFoundPage: (request) => serveStatic.notFoundPage(request),
       rateLimit: { store: limiter },

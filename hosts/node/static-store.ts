@@ -10,7 +10,7 @@
  */
 import { closeSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { lookup, safePath, type StaticAsset, type StaticFiles, type StaticVariant } from '../../functions/static.ts';
+import { lookup, lookupPath, safePath, type StaticAsset, type StaticFiles, type StaticVariant } from '../../functions/static.ts';
 import { MANIFEST_PATH } from '../../contract/http-policy.ts';
 import { MANIFEST_VERSION, trustedManifest, type AssetEntry, type AssetManifest } from '../../contract/schemas/asset-manifest.ts';
 
@@ -20,6 +20,11 @@ export interface StaticStore extends StaticFiles {
   /** Every servable path (the files themselves load on first use). */
   readonly files: { readonly size: number; has(path: string): boolean };
   readonly manifest: AssetManifest;
+  /**
+   * Whether the file a decoded, checked path names (or its directory's index.html) is one a CDN host answers from
+   * its static layer without the function: its manifest entry has no `fn`. Read from the manifest, no bytes loaded.
+   */
+  cdnServed(path: string): boolean;
   /** The asset a raw (still percent-encoded) URL path names, or undefined (also for any unsafe path). */
   resolve(rawPath: string): StaticAsset | undefined;
   /** Bytes of file content held in memory now (identity + variants). */
@@ -186,6 +191,10 @@ export function loadStaticStore(clientDir: string, options: StaticStoreOptions =
     manifest,
     get: (path: string) => get(path),
     peek: (path: string) => get(path, false),
+    cdnServed(path: string) {
+      const file = lookupPath((p) => entries.has(p), path);
+      return file !== undefined && !entries.get(file)!.fn;
+    },
     get heldBytes() {
       return held;
     },

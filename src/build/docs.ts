@@ -68,9 +68,10 @@ Authentication endpoints are described in [auth.md](${u.authMd}).
 A value out of range or not an integer is answered \`400 invalid_parameter\`, with a hint naming the field and its range.
 Request bodies are limited to 64 KB (413 past that); POST /ask needs \`Content-Type: application/json\` (\`400 invalid_body\` otherwise, like any bad body).
 
-Rate limit: 60 requests per 1-minute window per client IP, on every path the service answers itself: the API and
-every machine-readable document (on a single server, the pages, scripts and audio too; behind a CDN, those come from
-the CDN and are not counted). Headers: \`X-RateLimit-Limit\`,
+Rate limit: 60 requests per 1-minute window per client IP, on the API, every machine-readable document and any
+other address that is not a file of the website. The website's pages, scripts, images and audio are not counted
+(on every host: behind a CDN they come from the CDN, and a single server answers them the same way), so browsing
+and seeking in an episode never spend an app's budget; their answers carry no rate-limit headers. Headers: \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (unix seconds); a 429 adds \`Retry-After\` (seconds). A bearer token
 does not change the limit. Several server processes share the budget through Redis; while Redis is unreachable each
 process counts on its own (up to 60 per process per window) until it is back.

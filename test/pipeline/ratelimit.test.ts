@@ -1,9 +1,11 @@
 /**
  * The contract's rate limit with the in-memory store, over real HTTP: exactly 60 per window per client on every
- * path, request 61 answered 429, the window's reset, and who the client is (socket address unless TRUST_PROXY).
+ * path a CDN host sends to its function (the website's own files are not counted), request 61 answered 429, the window's reset, and who the client is (socket address unless TRUST_PROXY).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { ErrorEnvelopeSchema } from '../../contract/schemas/error.ts';
@@ -42,7 +44,7 @@ function expect429(res: RawResponse, limit: number) {
 describe('the limit', () => {
   it('allows exactly 60 requests per minute per client, on every path; request 61 is 429 with Retry-After', async () => {
     const server = await serve();
-    // A mix of prebuilt documents, an API route, a 404 and a 405: all of them count.
+    // A mix of prebuilt documents, an API route and 404s: all of them count.
     const paths = ['/episodes.json', '/rss.xml', '/status', '/no-such-page', '/llms.txt', `/audio/${'x'}.mp3`];
     let reset: string | undefined;
     for (let i = 1; i <= 60; i++) {
@@ -60,6 +62,35 @@ describe('the limit', () => {
     expect429(await raw(server.url, '/status'), 60);
     expect429(await raw(server.url, '/episodes.json', { method: 'POST', body: 'x' }), 60);
     expect429(await raw(server.url, '/episodes.json', { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' } }), 60);
+  });
+
+  it("does not count the website's own files (pages, scripts, audio), as a CDN would not: browsing never meets a 429", async () => {
+    const server = await serve({ RATE_LIMIT_MAX: '3' });
+    const home = await raw(server.url, '/');
+    const script = /src="(\/_astro\/[^"]+\.js)"/.exec(home.body.toString())?.[1];
+    expect(script).toBeDefined();
+    const audio = `/audio/${readdirSync(join(inject('distDir'), 'client', 'audio')).find((f) => f.endsWith('.mp3'))}`;
+    for (let i = 0; i < 3; i++) expect((await raw(server.url, '/episodes.json')).status).toBe(200);
+    expect429(await raw(server.url, '/episodes.json'), 3);
+    // The budget is spent, and a listener goes on: pages (a directory's index too), a script, seeks in the audio.
+    for (const [path, headers] of [
+      ['/', {}],
+      ['/episodes/', {}],
+      [script!, {}],
+      [audio, { range: 'bytes=0-99' }],
+      [audio, { range: 'bytes=1000-1099' }],
+    ] as Array<[string, Record<string, string>]>) {
+      const res = await raw(server.url, path, { headers });
+      expect(res.status, path).toBeLessThan(300);
+      expect(res.headers['x-ratelimit-remaining'], path).toBeUndefined();
+    }
+    // What reaches the function on a CDN host is still counted: a document, an API route, an unknown page, a write
+    // to a page, and a path that only looks like a page.
+    expect429(await raw(server.url, '/rss.xml'), 3);
+    expect429(await raw(server.url, '/status'), 3);
+    expect429(await raw(server.url, '/episodes/999-no-such-episode/', { headers: { accept: 'text/html' } }), 3);
+    expect429(await raw(server.url, '/', { method: 'POST', body: 'x' }), 3);
+    expect429(await raw(server.url, '/episodes%5c'), 3);
   });
 
   it('a new window starts once the old one ends (RATE_LIMIT_WINDOW_MS for the test)', async () => {

@@ -70,10 +70,16 @@ describe('the header set on a 200 of each prebuilt document', () => {
       } else {
         expect(h['content-security-policy']).toBeUndefined();
       }
-      // The contract's rate-limit headers.
-      expect(h['x-ratelimit-limit']).toBe('100000');
-      expect(Number(h['x-ratelimit-remaining'])).toBeLessThan(100000);
-      expect(Number(h['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000 - 1);
+      if (doc.html || doc.media) {
+        // Pages and audio are what a CDN host answers without its function: not counted here either.
+        expect(h['x-ratelimit-limit']).toBeUndefined();
+        expect(h['x-ratelimit-remaining']).toBeUndefined();
+      } else {
+        // The contract's rate-limit headers.
+        expect(h['x-ratelimit-limit']).toBe('100000');
+        expect(Number(h['x-ratelimit-remaining'])).toBeLessThan(100000);
+        expect(Number(h['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000 - 1);
+      }
     });
   }
 
@@ -175,7 +181,8 @@ describe('byte ranges on audio', () => {
       expect(res.headers['content-length']).toBe(String(end - start + 1));
       expect(res.headers['content-type']).toBe('audio/mpeg');
       expect(res.body.equals(bytes.subarray(start, end + 1))).toBe(true);
-      expect(res.headers['x-ratelimit-limit']).toBe('100000');
+      // A seek is not counted against the rate limit (a CDN answers it without the function too).
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
     }
   });
 
