@@ -8,6 +8,16 @@ describe('readConfig', () => {
     expect(() => readConfig({ STATIC_CACHE_MB: '0' })).toThrow(/STATIC_CACHE_MB/);
     expect(() => readConfig({ STATIC_CACHE_MB: 'all' })).toThrow(/STATIC_CACHE_MB/);
   });
+
+  it('PORT: empty is unset (4321), 0 any free port, and only decimal digits ("0x50" and " 80" had meant 80)', () => {
+    expect(readConfig({}).port).toBe(4321);
+    expect(readConfig({ PORT: '' }).port).toBe(4321);
+    expect(readConfig({ PORT: '0' }).port).toBe(0);
+    expect(readConfig({ PORT: '8080' }).port).toBe(8080);
+    for (const raw of ['0x50', ' 80', '80.0', '1e3', '-1', '65536', 'http']) {
+      expect(() => readConfig({ PORT: raw }), raw).toThrow(`PORT must be a whole number from 0 to 65535 (0: any free port), got "${raw}"`);
+    }
+  });
 });
 
 describe('readArgs', () => {

@@ -73,8 +73,10 @@ export function exitOnArgs(command: string, help: string, args: readonly string[
 export const SEARCH_CACHE_BYTES_PER_PASSAGE = 700;
 
 export function readConfig(vars: Record<string, string | undefined> = process.env): ServerConfig {
-  const port = Number(vars.PORT ?? 4321);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0–65535, got "${vars.PORT}"`);
+  // Empty is unset, as for every other setting (it had meant port 0: a random port); only decimal digits ("0x50" and
+  // " 80" had been read as 80).
+  const port = vars.PORT ? (/^\d{1,5}$/.test(vars.PORT) ? Number(vars.PORT) : NaN) : 4321;
+  if (!(port >= 0 && port <= 65535)) throw new Error(`PORT must be a whole number from 0 to 65535 (0: any free port), got "${vars.PORT}"`);
   return {
     ...readServiceEnv(vars, { searchCachePerPassage: SEARCH_CACHE_BYTES_PER_PASSAGE }),
     shutdownTimeoutMs: positiveInt(vars, 'SHUTDOWN_TIMEOUT_MS', 10_000, MAX_TIMER_MS),

@@ -263,9 +263,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   });
 
   await new Promise<void>((done, fail) => {
-    server.once('error', fail);
+    // The socket's error ("getaddrinfo ENOTFOUND x", "EADDRINUSE") names neither setting that chose the address.
+    const refused = (err: NodeJS.ErrnoException) => {
+      const why = err.code === 'EADDRINUSE' ? 'the port is in use' : err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' ? 'HOST is not an address or a name of this machine' : err.message;
+      fail(new Error(`cannot listen on HOST=${config.host} PORT=${config.port}: ${why} (${err.code ?? err.message})`));
+    };
+    server.once('error', refused);
     server.listen(config.port, config.host, () => {
-      server.off('error', fail);
+      server.off('error', refused);
       done();
     });
   });

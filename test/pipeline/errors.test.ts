@@ -176,6 +176,21 @@ describe('an argument npm start does not take', () => {
   });
 });
 
+describe('settings npm start cannot use', () => {
+  it('an address it cannot listen on is named by its settings, HOST and PORT, not only by the socket error', () => {
+    const distDir = inject('distDir');
+    const out = spawnSync(process.execPath, [resolve('hosts/node/main.ts')], { encoding: 'utf8', env: { ...process.env, PORT: '0', HOST: 'no-such-host.invalid', DIST_DIR: distDir, LOG_LEVEL: 'error' } });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('cannot listen on HOST=no-such-host.invalid PORT=0: HOST is not an address or a name of this machine (ENOTFOUND)');
+  });
+
+  it('a setting a typo made into another is refused at start, by name (REDIS_URL had failed as "Invalid URL")', () => {
+    const out = spawnSync(process.execPath, [resolve('hosts/node/main.ts')], { encoding: 'utf8', env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: 'localhost:6379', DIST_DIR: inject('distDir') } });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('REDIS_URL must be redis://host:port (or rediss:// for TLS), got \\"localhost:6379\\"');
+  });
+});
+
 describe('graceful shutdown', () => {
   it('on SIGTERM stops accepting (once its backlog is taken), finishes the request in flight, then exits 0', async () => {
     const own = await startServer({ distDir: inject('distDir'), entry: FIXTURE });
