@@ -37,3 +37,38 @@ describe('readServiceEnv', () => {
     expect(() => readServiceEnv({ RATE_LIMIT_WINDOW_MS: '100000000000000000000' })).toThrow(/^RATE_LIMIT_WINDOW_MS must be .* at most 2147483647/);
   });
 });
+
+describe('settings a typo used to turn into something else', () => {
+  it('TRUST_PROXY: decimal digits only ("0x1", "1e0" and " 1" had meant one hop to trust)', async () => {
+    const { readServiceEnv } = await import('./env.ts');
+    expect(readServiceEnv({}).trustProxy).toBe(0);
+    expect(readServiceEnv({ TRUST_PROXY: '' }).trustProxy).toBe(0);
+    expect(readServiceEnv({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    for (const raw of ['0x1', '1e0', ' 1', '-1', '1.0', 'one']) {
+      expect(() => readServiceEnv({ TRUST_PROXY: raw }), raw).toThrow(`TRUST_PROXY must be a number of hops (0, 1, 2, ...), got "${raw}"`);
+    }
+  });
+
+  it('REDIS_URL: a redis:// or rediss:// address, named at start rather than "Invalid URL" or a first request failing', async () => {
+    const { readServiceEnv } = await import('./env.ts');
+    expect(readServiceEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(readServiceEnv({ REDIS_URL: 'rediss://user:pw@cache.example:6380/2' }).redisUrl).toBe('rediss://user:pw@cache.example:6380/2');
+    expect(readServiceEnv({ REDIS_URL: '' }).redisUrl).toBeUndefined();
+    for (const raw of ['junk', '127.0.0.1:6379', 'http://cache.example', 'redis://']) {
+      expect(() => readServiceEnv({ REDIS_URL: raw }), raw).toThrow(`REDIS_URL must be redis://host:port (or rediss:// for TLS), got "${raw}"`);
+    }
+  });
+
+  it('MCP_ALLOWED_ORIGINS: origins only; an entry that is not one is named (it had allowed nothing, silently)', async () => {
+    const { readServiceEnv } = await import('./env.ts');
+    expect(readServiceEnv({}).mcpAllowedOrigins).toEqual([]);
+    expect(readServiceEnv({ MCP_ALLOWED_ORIGINS: ' https://App.example, http://localhost:5173/,https://a.example:443,' }).mcpAllowedOrigins).toEqual([
+      'https://app.example',
+      'http://localhost:5173',
+      'https://a.example',
+    ]);
+    for (const entry of ['app.example', 'https://app.example/mcp', 'https://app.example?x=1', 'ftp://app.example', 'https://user@app.example', 'null']) {
+      expect(() => readServiceEnv({ MCP_ALLOWED_ORIGINS: `https://ok.example,${entry}` }), entry).toThrow(`"${entry}" is not one`);
+    }
+  });
+});

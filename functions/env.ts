@@ -52,8 +52,9 @@ export interface HostDefaults {
 }
 
 export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): ServiceEnv {
-  const trustProxy = Number(vars.TRUST_PROXY ?? 0);
-  if (!Number.isInteger(trustProxy) || trustProxy < 0) {
+  // Digits only: Number() read "0x1", "1e0" and " 1" as one hop to trust.
+  const trustProxy = vars.TRUST_PROXY ? (/^\d{1,3}$/.test(vars.TRUST_PROXY) ? Number(vars.TRUST_PROXY) : NaN) : 0;
+  if (Number.isNaN(trustProxy)) {
     throw new Error(`TRUST_PROXY must be a number of hops (0, 1, 2, ...), got "${vars.TRUST_PROXY}"`);
   }
   const trustProxyHeader = (vars.TRUST_PROXY_HEADER || 'x-forwarded-for').toLowerCase() as ProxyHeader;
@@ -74,7 +75,8 @@ export function readServiceEnv(vars: EnvVars, defaults: HostDefaults = {}): Serv
     siteUrl: vars.SITE_URL || undefined,
     trustProxy,
     trustProxyHeader,
-    redisUrl: vars.REDIS_URL || undefined,
+    redisUrl: redisUrl(vars.REDIS_URL),
+    mcpAllowedOrigins: allowedOrigins(vars.MCP_ALLOWED_ORIGINS),
     logLevel,
     vars,
   };
@@ -95,4 +97,42 @@ export function positiveInt(vars: EnvVars, name: string, fallback: number, max =
     throw new Error(`${name} must be a whole number of at least 1${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, got "${raw}"`);
   }
   return value;
+}
+
+/** REDIS_URL as the Redis client takes it (redis:// or rediss://, with a host), checked at start rather than at first use. */
+function redisUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // named below
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+    throw new Error(`REDIS_URL must be redis://host:port (or rediss:// for TLS), got "${raw}"`);
+  }
+  return raw;
+}
+
+/**
+ * MCP_ALLOWED_ORIGINS as origins (scheme://host[:port]). An entry that is not one was allowing nothing without a
+ * word, so the operator's app was refused with 403 for a typo; a path after the origin is refused for the same reason
+ * (a browser's Origin never has one).
+ */
+function allowedOrigins(raw: string | undefined): readonly string[] {
+  const origins: string[] = [];
+  for (const entry of (raw ?? '').split(',').map((e) => e.trim())) {
+    if (!entry) continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      // named below
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username || entry.endsWith('#') || entry.endsWith('?')) {
+      throw new Error(`MCP_ALLOWED_ORIGINS must list origins such as https://app.example or http://localhost:5173, comma-separated; "${entry}" is not one`);
+    }
+    origins.push(url.origin);
+  }
+  return origins;
 }

@@ -20,6 +20,8 @@ export interface ServiceEnv {
   /** The header those proxies write the client's address in; only it is read. */
   trustProxyHeader: 'x-forwarded-for' | 'forwarded';
   redisUrl?: string;
+  /** Browser origins besides the site's own (and loopback) allowed to call /mcp (MCP_ALLOWED_ORIGINS). */
+  mcpAllowedOrigins: readonly string[];
   /** Requests per window per client (the contract: 60). */
   rateLimitMax: number;
   /** Rate-limit window length in ms (the contract: 60000). */

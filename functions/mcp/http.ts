@@ -161,7 +161,7 @@ export async function originAllowed(origin: string | null, ctx: RequestContext):
   };
   add(ctx.env.siteUrl);
   add((await ctx.data.service()).show.siteUrl);
-  for (const entry of (ctx.env.vars.MCP_ALLOWED_ORIGINS ?? '').split(',')) add(entry);
+  for (const entry of ctx.env.mcpAllowedOrigins) allowed.add(entry);
   return allowed.has(url.origin);
 }
 
