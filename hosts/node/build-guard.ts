@@ -24,8 +24,10 @@ export function buildRefusal(reason: string, target: BuildTarget): string | unde
   const contentDir = resolve(target.contentDir);
   const rebuildHint = `SITE_URL=${target.siteUrl ?? '<its address>'} CONTENT_DIR=<its content> ASTRO_OUT_DIR=${distDir} npm run build`;
   if (existsSync(join(distDir, 'client', 'episodes.json'))) {
-    if (target.siteUrl && !existsSync(join(contentDir, 'podcast.yaml'))) {
-      return `${reason}, and there is no content/ here to rebuild it from: build it with that SITE_URL (SITE_URL=${target.siteUrl} npm run build), or start without SITE_URL`;
+    if (!existsSync(join(contentDir, 'podcast.yaml'))) {
+      return target.siteUrl
+        ? `${reason}, and there is no content/ here to rebuild it from: build it with that SITE_URL (SITE_URL=${target.siteUrl} npm run build), or start without SITE_URL`
+        : `${reason}, and there is no content/ here to rebuild it from: build it with that setting, or start without it`;
     }
     const source = readBuildSource(distDir);
     if (source && realPath(source.contentDir) !== realPath(contentDir)) {

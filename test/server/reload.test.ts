@@ -107,6 +107,17 @@ describe('npm start and SITE_URL', () => {
     );
   });
 
+  it('a tip setting the build was not made with is not served as if it were (donations went to the placeholder)', () => {
+    const distDir = copyOfSampleBuild('tips-refuse');
+    const wallet = '0x1111111111111111111111111111111111111111';
+    const run = startRefused({ DIST_DIR: distDir, TIP_WALLET_ADDRESS: wallet, CONTENT_DIR: join(distDir, 'no-content') });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`the build's tip walletAddress is 0x0000000000000000000000000000000000000000 but TIP_WALLET_ADDRESS is ${wallet}, and there is no content/ here to rebuild it from`);
+    // The values it was built with are served as they are.
+    const same = startRefused({ DIST_DIR: distDir, TIP_NETWORK: 'base-sepolia', CONTENT_DIR: join(distDir, 'no-content'), HOST: 'no-such-host.invalid' });
+    expect(same.stderr).toContain('cannot listen on HOST=no-such-host.invalid');
+  });
+
   it('a build says, outside what it publishes, which content it was made from', () => {
     const distDir = inject('distDir');
     expect(JSON.parse(readFileSync(join(distDir, 'build-source.json'), 'utf8'))).toEqual({ contentDir: join(ROOT, 'content') });
