@@ -373,6 +373,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
 export async function main(options: ServiceOptions = {}): Promise<void> {
   exitOnArgs('npm start', `Usage: npm start [-- --help]\n\nServes the built podcast site and its API on one port.\n\n${ENV_HELP}`);
   let service: Service;
+  // A SIGHUP while starting (a deploy script's `npm run build && kill -HUP`) would otherwise end the process, as
+  // Node does by default: it is kept, and the build taken up again once listening.
+  let hupWhileStarting = false;
+  const hupEarly = () => {
+    hupWhileStarting = true;
+  };
+  process.on('SIGHUP', hupEarly);
   try {
     service = await startService(options);
   } catch (err) {
@@ -397,6 +404,8 @@ export async function main(options: ServiceOptions = {}): Promise<void> {
   process.on('SIGINT', onSignal);
   // After `npm run build` into the folder being served: take up the new build without dropping a request.
   process.on('SIGHUP', () => void service.reload('SIGHUP'));
+  process.off('SIGHUP', hupEarly);
+  if (hupWhileStarting) void service.reload('SIGHUP while starting');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -2,8 +2,10 @@
  * The host takes up a new build on SIGHUP without dropping requests, and `npm start` does not serve a build
  * made for another address than SITE_URL.
  */
-import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, linkSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -71,6 +73,52 @@ describe('SIGHUP', () => {
     expect(server.logs).toContainEqual(expect.objectContaining({ msg: 'reloaded', reason: 'SIGHUP' }));
     expect(server.process.exitCode).toBeNull();
   }, 120_000);
+});
+
+describe('SIGHUP while starting', () => {
+  it('is kept, not the end of the process, and the build is taken up again once listening', async () => {
+    // The service is held before it listens: its manifest is a FIFO, whose read waits for the test to write it.
+    const distDir = copyOfSampleBuild('hup-starting');
+    const manifest = join(distDir, 'client', '_manifest.json');
+    const fifo = join(distDir, 'manifest.fifo');
+    const text = readFileSync(manifest);
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    rmSync(manifest);
+    linkSync(fifo, manifest);
+    const child = spawn(process.execPath, [join(ROOT, 'hosts/node/main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: distDir, SIGNING_KEY: '', SIGNING_SECRET: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanup.push(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const messages: string[] = [];
+    const seen = (wanted: RegExp) =>
+      new Promise<void>((done, fail) => {
+        for (const stream of [child.stdout, child.stderr]) {
+          createInterface({ input: stream }).on('line', (line) => {
+            messages.push(line);
+            if (wanted.test(line)) done();
+          });
+        }
+        void exited.then((code) => fail(new Error(`exited (${code}) before ${wanted}:\n${messages.join('\n')}`)));
+      });
+    // Taken up while starting or just after it listens (whichever the signal reaches first): either way, once.
+    const reloaded = seen(/"msg":"reloaded"/);
+    // Opening a FIFO to write completes once its reader has opened it: the service, reading its build, not listening.
+    const writer = await open(fifo, 'w');
+    child.kill('SIGHUP');
+    // The manifest for the reload is a file again; the start reads what the test writes into the FIFO.
+    writeFileSync(join(distDir, 'manifest.tmp'), text);
+    renameSync(join(distDir, 'manifest.tmp'), manifest);
+    await writer.writeFile(text);
+    await writer.close();
+    await reloaded;
+    expect(messages.some((m) => m.includes('"msg":"listening"'))).toBe(true);
+    expect(messages.filter((m) => m.includes('"msg":"reloaded"'))).toHaveLength(1);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
 });
 
 describe('npm start and SITE_URL', () => {
