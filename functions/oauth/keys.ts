@@ -72,8 +72,12 @@ export async function loadKeyRing(vars: Record<string, string | undefined>, log:
     return ring;
   }
   const ring = await hmacRing(crypto.getRandomValues(new Uint8Array(32)), 'generated');
+  // With REDIS_URL the deployment is several processes, each with a key of its own: say what that breaks.
+  const shared = vars.REDIS_URL
+    ? '; with REDIS_URL (several processes), a token one process issued is refused by every other: give them all the same SIGNING_KEY or SIGNING_SECRET'
+    : '';
   log.warn(
-    'neither SIGNING_KEY nor SIGNING_SECRET is set: tokens are signed with a temporary HS256 key generated at start and stop working when the process restarts; set SIGNING_KEY (Ed25519) or SIGNING_SECRET in production',
+    `neither SIGNING_KEY nor SIGNING_SECRET is set: tokens are signed with a temporary HS256 key generated at start and stop working when the process restarts${shared}; set SIGNING_KEY (Ed25519) or SIGNING_SECRET in production`,
     { kid: ring.kid },
   );
   return ring;
