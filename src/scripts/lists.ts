@@ -1,7 +1,8 @@
 /**
  * Episode lists (home, the paged lists and their filters): each card of an episode the listener finished is
  * marked as played, one they started shows the time left; and any `button[data-play-episode]` (the home page's
- * latest episode) starts that episode in the site-wide player.
+ * latest episode) starts the episode in its data-episode (read by dock.episodeFrom, like the player's own) in the
+ * site-wide player.
  */
 import { clock } from '../components/format.ts';
 import { allPositions } from './positions.ts';
