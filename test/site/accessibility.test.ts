@@ -76,3 +76,40 @@ describe("the home page's Play button", () => {
     }
   });
 });
+
+describe('focus not obscured by the player bar (WCAG 2.4.11)', () => {
+  for (const viewport of [{ width: 390, height: 700 }, { width: 1280, height: 720 }]) {
+    it(`no control reached with Tab is hidden under the player bar (${viewport.width}×${viewport.height})`, async () => {
+      const { page, problems, close } = await open(viewport);
+      try {
+        await page.goto(`${server.url}${episodePath}`);
+        await page.locator('[data-dock]').waitFor({ state: 'visible' });
+        await page.locator('main').focus();
+        const covered: string[] = [];
+        let checked = 0;
+        for (let i = 0; i < 200; i++) {
+          await page.keyboard.press('Tab');
+          const where = await page.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            const dock = document.querySelector<HTMLElement>('[data-dock]')!;
+            if (!el || el === document.body || dock.contains(el)) return { inDock: true };
+            const r = el.getBoundingClientRect();
+            const d = dock.getBoundingClientRect();
+            const name = `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+            return { inDock: false, name, bottom: r.bottom, top: r.top, dockTop: d.top, scrolled: window.scrollY };
+          });
+          // The bar comes last in the page: once Tab reaches it, every control of the page has been checked.
+          if (where.inDock) break;
+          checked++;
+          if (where.bottom! > where.dockTop! + 0.5) covered.push(`${where.name}: ${where.top}–${where.bottom} under the bar from ${where.dockTop}`);
+        }
+        expect(checked).toBeGreaterThan(10);
+        expect(await page.evaluate(() => window.scrollY), 'the page scrolled along').toBeGreaterThan(0);
+        expect(covered).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 60_000);
+  }
+});
