@@ -54,10 +54,17 @@ export function initEpisodePage(root: HTMLElement, signal: AbortSignal) {
   const applyFold = () => {
     const from = focusIndex - FOLD_BEFORE;
     const to = focusIndex + FOLD_AFTER;
+    let focusFolded = false;
     paragraphs.forEach((p, i) => {
       if (!folded || (i >= from && i <= to)) p.removeAttribute('hidden');
-      else p.setAttribute('hidden', 'until-found');
+      else {
+        focusFolded ||= p.contains(document.activeElement);
+        p.setAttribute('hidden', 'until-found');
+      }
     });
+    // A keyboard or screen reader user reading along would otherwise be dropped to the top of the page (focus
+    // falls back to <body>): they go on from the passage the fold now shows.
+    if (focusFolded) paragraphs[focusIndex]?.querySelector<HTMLElement>('a[data-seek]')?.focus();
     transcript?.classList.toggle('is-folded', folded);
     if (unfold) {
       unfold.setAttribute('aria-expanded', String(!folded));

@@ -113,3 +113,33 @@ describe('focus not obscured by the player bar (WCAG 2.4.11)', () => {
     }, 60_000);
   }
 });
+
+describe('following along', () => {
+  it('keeps keyboard focus on the page when following along folds away the passage that held it', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.goto(`${server.url}${episodePath}`);
+      const passages = page.locator('[data-transcript] [data-start]');
+      await expect.poll(() => page.locator('[data-transcript] [data-start]:visible').count()).toBeLessThanOrEqual(5);
+      await page.locator('[data-listen-play]').click();
+      await playedPast(page, 0.2);
+      const starts = await passages.evaluateAll((ps) => ps.map((p) => Number((p as HTMLElement).dataset.start)));
+      const first = passages.first().locator('a[data-seek]');
+      await first.focus();
+      expect(await first.evaluate((el) => el === document.activeElement)).toBe(true);
+      // The third passage playing: the fold shows one passage before it, so the first one is folded away.
+      const { duration } = await page.evaluate(() => ({ duration: document.querySelector<HTMLAudioElement>('audio[data-player]')!.duration }));
+      expect(starts[2]).toBeLessThan(duration - 1);
+      await page.evaluate((t) => (document.querySelector<HTMLAudioElement>('audio[data-player]')!.currentTime = t), starts[2]! + 0.5);
+      await expect.poll(() => passages.first().getAttribute('hidden')).toBe('until-found');
+      const focus = await page.evaluate(() => {
+        const el = document.activeElement;
+        return { body: el === document.body || el === null, visible: el instanceof HTMLElement && el.checkVisibility(), inTranscript: !!el?.closest('.transcript-section') };
+      });
+      expect(focus).toEqual({ body: false, visible: true, inTranscript: true });
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
