@@ -107,10 +107,13 @@ function isBrowserNavigation(request: Request): boolean {
   return request.headers.get('sec-fetch-mode') === 'navigate' || wantsHtml(request);
 }
 
-/** The two pages' look: readable on any screen, and a long address wraps instead of widening the page. */
+/**
+ * The two pages' look: readable on any screen, and a long address wraps instead of widening the page, in the code
+ * and wherever else the page names it (the heading, the links), down to 320 CSS px.
+ */
 const PAGE_HEAD = `<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><link rel="icon" href="data:,">
-<style>body{font:1.0625rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}code{overflow-wrap:anywhere}</style>`;
+<style>body{font:1.0625rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}h1,p,code{overflow-wrap:anywhere}</style>`;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -4,6 +4,7 @@
  * the states a control shows, and the OAuth hand-over page at 320 CSS px.
  * Every page runs under the server's strict CSP: any violation, or a script error, fails the test that caused it.
  */
+import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUTOPLAY_ARG, CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.ts';
 import { chromium, type Browser, type Page } from 'playwright';
@@ -137,6 +138,29 @@ describe('following along', () => {
         return { body: el === document.body || el === null, visible: el instanceof HTMLElement && el.checkVisibility(), inTranscript: !!el?.closest('.transcript-section') };
       });
       expect(focus).toEqual({ body: false, visible: true, inTranscript: true });
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('OAuth hand-over page', () => {
+  it('wraps a long app address at 320 CSS px instead of scrolling sideways', async () => {
+    const host = `${'averylongclientapplicationname'.repeat(2)}.example`;
+    const redirect = `https://${host}/${'callback'.repeat(12)}`;
+    const registered = await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirect] }) });
+    expect(registered.status).toBe(201);
+    const u = new URL(`${server.url}/oauth/authorize`);
+    const params = { response_type: 'code', client_id: 'public', redirect_uri: redirect, code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()), code_challenge_method: 'S256', state: 'st' };
+    for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+    const { page, problems, close } = await open({ width: 320, height: 640 });
+    try {
+      await page.goto(u.href);
+      expect(await page.locator('h1').textContent()).toBe(`Continue to ${host}?`);
+      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
+      expect(widths.view).toBe(320);
+      expect(widths.scroll).toBeLessThanOrEqual(320);
       expect(problems).toEqual([]);
     } finally {
       await close();
