@@ -2,6 +2,8 @@
  * The search page: as-you-type results from /api/search (debounced; a newer query cancels the older request),
  * the query mirrored in the address (?q=) so a search can be shared or reloaded, and a fallback to the Lunr
  * index in the browser (./offline-search.ts, imported only then) when the API cannot be reached.
+ * The number of results is shown with the results, and announced to screen readers only once typing pauses: a live
+ * region that changed at every keystroke would talk over the listener's own typing.
  */
 import type { SearchResult } from '../../contract/schemas/search.ts';
 import { clock, durationSeconds, formatDate, humanDuration } from '../components/format.ts';
@@ -9,6 +11,8 @@ import type { OfflineSources } from './offline-search.ts';
 
 const PAGE_SIZE = 20;
 const DEBOUNCE_MS = 200;
+/** Quiet time after the last keystroke before the result count is announced. */
+const ANNOUNCE_AFTER_MS = 1000;
 
 interface Page {
   results: SearchResult[];
@@ -24,6 +28,7 @@ export function initSearch(signal: AbortSignal) {
   const form = document.querySelector<HTMLFormElement>('[data-search-form]');
   const input = form?.querySelector<HTMLInputElement>('input[name="q"]');
   const status = document.querySelector<HTMLElement>('[data-search-status]');
+  const summary = document.querySelector<HTMLElement>('[data-search-summary]');
   const list = document.querySelector<HTMLOListElement>('[data-results]');
   const more = document.querySelector<HTMLElement>('[data-more]');
   if (!(form && input && status && list && more)) return;
@@ -37,6 +42,9 @@ export function initSearch(signal: AbortSignal) {
   let apiUnavailable = false;
   let controller: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let announceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the listener last typed; a search they submitted, opened from an address or paged on is announced at once. */
+  let lastInput = -Infinity;
   let generation = 0;
   let current = { query: '', shown: 0, total: 0 };
 
@@ -144,6 +152,18 @@ export function initSearch(signal: AbortSignal) {
     return `${total} episode${total === 1 ? '' : 's'} match${total === 1 ? 'es' : ''} “${query}”${where}.`;
   };
 
+  const tell = (text: string) => {
+    if (summary) summary.textContent = text;
+    clearTimeout(announceTimer);
+    // Unchanged words are not news: written again, they would be said again.
+    const announce = () => {
+      if (status.textContent !== text) status.textContent = text;
+    };
+    const wait = lastInput + ANNOUNCE_AFTER_MS - performance.now();
+    if (wait > 0) announceTimer = setTimeout(announce, wait);
+    else announce();
+  };
+
   const baseTitle = document.title;
   const setAddress = (query: string) => {
     const url = new URL(location.href);
@@ -159,7 +179,7 @@ export function initSearch(signal: AbortSignal) {
     if (offset === 0) setAddress(query);
     if (!query) {
       list.replaceChildren();
-      status.textContent = '';
+      tell('');
       more.hidden = true;
       current = { query: '', shown: 0, total: 0 };
       return;
@@ -177,32 +197,38 @@ export function initSearch(signal: AbortSignal) {
         items[0]?.querySelector('a')?.focus();
       }
       current = { query, shown: offset + page.results.length, total: page.total };
-      status.textContent = describe(query, page.total, page.source);
+      tell(describe(query, page.total, page.source));
       more.hidden = current.shown >= current.total || page.results.length === 0;
     } catch (err) {
       if (mine !== generation || controller.signal.aborted) return;
       list.replaceChildren();
       more.hidden = true;
-      status.textContent = err instanceof QueryRejected ? err.message : 'Search is not available right now. Please try again in a moment.';
+      tell(err instanceof QueryRejected ? err.message : 'Search is not available right now. Please try again in a moment.');
     } finally {
       if (mine === generation) list.removeAttribute('aria-busy');
     }
   };
 
   input.addEventListener('input', () => {
+    lastInput = performance.now();
+    // What was about to be announced is about a query the listener has already changed.
+    clearTimeout(announceTimer);
     clearTimeout(timer);
     timer = setTimeout(() => void run(input.value.trim()), DEBOUNCE_MS);
   }, { signal });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    lastInput = -Infinity;
     clearTimeout(timer);
     void run(input.value.trim());
   }, { signal });
   more.querySelector('button')?.addEventListener('click', () => {
+    lastInput = -Infinity;
     if (current.query && current.shown < current.total) void run(current.query, current.shown);
   }, { signal });
   signal.addEventListener('abort', () => {
     clearTimeout(timer);
+    clearTimeout(announceTimer);
     generation++;
     controller?.abort();
   });

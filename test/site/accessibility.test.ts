@@ -167,3 +167,41 @@ describe('OAuth hand-over page', () => {
     }
   });
 });
+
+describe('search', () => {
+  it('announces the number of results once typing has settled, not at every keystroke', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.goto(`${server.url}/search/`);
+      const query = episode.title.split(/\s+/).sort((a, b) => b.length - a.length)[0]!.toLowerCase().replace(/[^\p{L}]/gu, '');
+      expect(query.length).toBeGreaterThanOrEqual(5);
+      const live = page.locator('[role="status"][data-search-status]');
+      expect(await live.getAttribute('role')).toBe('status');
+      await page.evaluate(() => {
+        const status = document.querySelector('[role="status"][data-search-status]')!;
+        const said: string[] = [];
+        (window as unknown as { said: string[] }).said = said;
+        new MutationObserver(() => {
+          const text = status.textContent?.trim() ?? '';
+          if (text) said.push(text);
+        }).observe(status, { childList: true, characterData: true, subtree: true });
+      });
+      // Each pause between keys is longer than the results' debounce, so the visible list updates as you type.
+      const results = page.locator('[data-results] > li');
+      const box = page.getByRole('searchbox', { name: 'Search for' });
+      for (const [i, ch] of [...query].entries()) {
+        const answered = page.waitForResponse((r) => r.url().includes('/api/search?') && new URL(r.url()).searchParams.get('q') === query.slice(0, i + 1));
+        await box.press(ch);
+        await answered;
+      }
+      await results.first().waitFor();
+      await expect.poll(() => live.textContent(), { timeout: 10_000 }).toMatch(new RegExp(`match(es)? “${query}”`));
+      const said = await page.evaluate(() => (window as unknown as { said: string[] }).said);
+      expect(said.length, said.join(' | ')).toBeLessThanOrEqual(2);
+      expect(said.at(-1)).toMatch(new RegExp(`match(es)? “${query}”`));
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
