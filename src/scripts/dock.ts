@@ -7,7 +7,8 @@
  * - shows the title, the chapter and the skip and speed buttons, and announces changes to screen readers;
  * - feeds the Media Session API: title, show, artwork and chapter on the lock screen; play, pause, seek back
  *   15 s, forward 30 s, seek to, next and previous chapter from headsets, media keys and the lock screen;
- * - answers the page's keyboard shortcuts (documented in the footer and the README).
+ * - answers the page's keyboard shortcuts (documented in the footer and the README), unless the listener turned
+ *   them off with the footer's switch (WCAG 2.1.4: single-key shortcuts must be possible to turn off).
  * Pages talk to it through the exported functions and the `player:episode` event it dispatches on document.
  */
 import { parseTime } from '../components/format.ts';
@@ -19,6 +20,8 @@ export const SKIP_BACK = 15;
 export const SKIP_FORWARD = 30;
 const RATES = [0.75, 1, 1.25, 1.5, 1.75, 2];
 const SAVE_EVERY_MS = 2000;
+/** localStorage: 'off' once the listener turned the keyboard shortcuts off. */
+const SHORTCUTS_KEY = 'keyboardShortcuts';
 
 let dock: HTMLElement;
 let audio: HTMLAudioElement;
@@ -265,7 +268,29 @@ function setHandlers() {
   }
 }
 
-// Keyboard shortcuts, anywhere on the site except while typing.
+// Keyboard shortcuts, anywhere on the site except while typing, unless turned off.
+
+/** Read at each key, so a choice made in another tab holds here too. */
+function shortcutsOn(): boolean {
+  try {
+    return localStorage.getItem(SHORTCUTS_KEY) !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+/** The footer's switch (a new one with each page the router swaps in): shows the choice and keeps it. */
+export function initShortcutsSwitch(signal: AbortSignal) {
+  const box = document.querySelector<HTMLInputElement>('input[data-shortcuts-switch]');
+  if (!box) return;
+  box.checked = shortcutsOn();
+  box.addEventListener('change', () => {
+    try {
+      if (box.checked) localStorage.removeItem(SHORTCUTS_KEY);
+      else localStorage.setItem(SHORTCUTS_KEY, 'off');
+    } catch {}
+  }, { signal });
+}
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -274,7 +299,7 @@ function typing(target: EventTarget | null): boolean {
 }
 
 function onKey(event: KeyboardEvent) {
-  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || !episode) return;
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || !episode || !shortcutsOn()) return;
   const target = event.target as HTMLElement | null;
   // Space keeps its own meaning on buttons, links, summaries and the audio controls themselves.
   const interactive = target instanceof HTMLElement && target.closest('a, button, summary, audio, [role="button"], [tabindex]:not(main)');

@@ -4,7 +4,7 @@
  * navigation) it binds what that page has, and releases it when the page is left.
  * The search page's code is loaded only there.
  */
-import './dock.ts';
+import { initShortcutsSwitch } from './dock.ts';
 import { initCopy } from './copy.ts';
 import { initLists } from './lists.ts';
 import { initEpisodePage } from './player.ts';
@@ -20,6 +20,7 @@ function arrive() {
   page = new AbortController();
   const { signal } = page;
   document.querySelector<HTMLElement>('[data-shortcuts]')?.removeAttribute('hidden');
+  initShortcutsSwitch(signal);
   initCopy(signal);
   initLists(signal);
   const episode = document.querySelector<HTMLElement>('[data-episode-page]');

@@ -205,3 +205,47 @@ describe('search', () => {
     }
   });
 });
+
+describe('keyboard shortcuts', () => {
+  it('can be turned off, and stay off on the next page (WCAG 2.1.4)', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.goto(`${server.url}${episodePath}`);
+      // The player's own handler marks the keys it answers (preventDefault); a listener after it reads the mark.
+      const answered = async (key: string) => {
+        await page.evaluate(() => {
+          (window as unknown as { lastKey?: boolean }).lastKey = undefined;
+          window.addEventListener('keydown', (e) => ((window as unknown as { lastKey?: boolean }).lastKey = e.defaultPrevented), { once: true });
+        });
+        await page.keyboard.press(key);
+        return page.evaluate(() => (window as unknown as { lastKey?: boolean }).lastKey);
+      };
+      const help = page.locator('#keyboard-shortcuts');
+      await expect.poll(() => help.isVisible()).toBe(true);
+      await help.locator('summary').click();
+      const toggle = help.getByRole('checkbox', { name: 'Use keyboard shortcuts' });
+      expect(await toggle.isChecked()).toBe(true);
+      await toggle.uncheck();
+
+      await page.locator('h1').click();
+      expect(await answered('k')).toBe(false);
+      expect(await answered('l')).toBe(false);
+      expect(await page.evaluate(() => document.querySelector<HTMLAudioElement>('audio[data-player]')!.paused)).toBe(true);
+
+      // A page loaded anew (not a client-side navigation): the choice was kept in the browser.
+      await page.reload();
+      await page.locator('#keyboard-shortcuts summary').click();
+      const again = page.locator('#keyboard-shortcuts').getByRole('checkbox', { name: 'Use keyboard shortcuts' });
+      expect(await again.isChecked()).toBe(false);
+      await page.locator('h1').click();
+      expect(await answered('k')).toBe(false);
+      await again.check();
+      await page.locator('h1').click();
+      expect(await answered('k')).toBe(true);
+      await playedPast(page, 0.2);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
