@@ -7,7 +7,7 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUTOPLAY_ARG, CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser.ts';
-import { chromium, type Browser, type Page } from 'playwright';
+import { chromium, type Browser, type Locator, type Page } from 'playwright';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 interface ServiceEpisode {
@@ -243,6 +243,58 @@ describe('keyboard shortcuts', () => {
       await page.locator('h1').click();
       expect(await answered('k')).toBe(true);
       await playedPast(page, 0.2);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('states that show', () => {
+  /** WCAG relative luminance contrast of two computed rgb()/rgba() colours. */
+  const contrast = (a: string, b: string) => {
+    const lum = (c: string) => {
+      const [r, g, b] = c.match(/[\d.]+/g)!.slice(0, 3).map(Number).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
+    return (hi + 0.05) / (lo + 0.05);
+  };
+
+  it('a pressed toggle is filled, against the page at 3:1 or more, and stays distinct in forced colours', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.goto(`${server.url}${episodePath}`);
+      const follow = page.locator('[data-follow]');
+      const unfold = page.locator('[data-unfold]');
+      await follow.waitFor();
+      expect(await follow.getAttribute('aria-pressed')).toBe('true');
+      const look = (l: Locator) => l.evaluate((el) => {
+        const s = getComputedStyle(el);
+        let bg = 'rgba(0, 0, 0, 0)';
+        for (let p: Element | null = el.parentElement; p && /rgba\(0, 0, 0, 0\)|transparent/.test(bg); p = p.parentElement) bg = getComputedStyle(p).backgroundColor;
+        if (/rgba\(0, 0, 0, 0\)|transparent/.test(bg)) bg = getComputedStyle(document.body).backgroundColor;
+        return { background: s.backgroundColor, color: s.color, around: bg };
+      });
+      const pressed = await look(follow);
+      const unpressed = await look(unfold);
+      expect(pressed.background).not.toBe(unpressed.background);
+      expect(contrast(pressed.background, pressed.around)).toBeGreaterThanOrEqual(3);
+      expect(contrast(pressed.background, pressed.color)).toBeGreaterThanOrEqual(4.5);
+
+      await page.emulateMedia({ forcedColors: 'active' });
+      const forcedPressed = await look(follow);
+      const forcedUnpressed = await look(unfold);
+      expect(forcedPressed.background).not.toBe(forcedUnpressed.background);
+      expect(contrast(forcedPressed.background, forcedPressed.color)).toBeGreaterThanOrEqual(4.5);
+
+      // Unpressed, it looks like any other button again.
+      await page.emulateMedia({ forcedColors: 'none' });
+      await follow.click();
+      expect((await look(follow)).background).toBe(unpressed.background);
       expect(problems).toEqual([]);
     } finally {
       await close();
