@@ -31,8 +31,8 @@ export function initLists(signal: AbortSignal) {
     button.hidden = false;
     const label = button.querySelector<HTMLElement>('[data-play-label]');
     const render = () => {
+      // The label says the state ("Play" / "Pause"), so no aria-pressed: it would say it again, the other way round.
       const playing = dock.current()?.id === episode.id && !dock.element().paused;
-      button.setAttribute('aria-pressed', String(playing));
       if (label) label.textContent = playing ? 'Pause' : 'Play';
     };
     button.addEventListener('click', () => {

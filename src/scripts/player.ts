@@ -189,7 +189,8 @@ export function initEpisodePage(root: HTMLElement, signal: AbortSignal) {
     if (!playButton || !playLabel) return;
     const mine = isMine();
     const playingNow = mine && !audio.paused;
-    playButton.setAttribute('aria-pressed', String(playingNow));
+    // The label says the state, so no aria-pressed (which would read "Pause, pressed"); Follow along, whose label
+    // stays, is the one toggle.
     playLabel.textContent = playingNow ? 'Pause' : !mine ? 'Play this episode' : offerOpen && offer !== undefined ? `Resume from ${clock(offer)}` : 'Play episode';
     if (resume) resume.hidden = !(offerOpen && offer !== undefined);
     if (resumeAt && offer !== undefined) resumeAt.textContent = clock(offer);

@@ -301,3 +301,48 @@ describe('states that show', () => {
     }
   });
 });
+
+describe('toggle buttons', () => {
+  const accessibleName = (button: Locator) => button.evaluate((el) => (el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim());
+
+  it('a button whose label says its state (Play / Pause) does not also claim a pressed state', async () => {
+    const { page, problems, close } = await open();
+    try {
+      // Pressed state and a changing label together read as "Pause, toggle button, pressed": both say the same
+      // thing, in opposite directions. A toggle keeps one label; a button whose label changes is no toggle.
+      const check = async (button: Locator, act: () => Promise<void>) => {
+        const before = { name: await accessibleName(button), pressed: await button.getAttribute('aria-pressed') };
+        await act();
+        const after = { name: await accessibleName(button), pressed: await button.getAttribute('aria-pressed') };
+        const label = `${before.name} → ${after.name}`;
+        if (before.pressed !== null || after.pressed !== null) expect(after.name, label).toBe(before.name);
+        return { before, after };
+      };
+
+      await page.goto(`${server.url}/`);
+      const home = page.locator('.latest button[data-play-episode]');
+      const homeRun = await check(home, async () => {
+        await home.click({ timeout: 5_000 });
+        await playedPast(page, 0.2);
+        await expect.poll(() => accessibleName(home)).toMatch(/^Pause/);
+      });
+      expect(homeRun.before.name).toMatch(/^Play/);
+
+      await page.goto(`${server.url}${episodePath}`);
+      const play = page.locator('[data-listen-play]');
+      await check(play, async () => {
+        await play.click();
+        await expect.poll(() => accessibleName(play)).toBe('Pause');
+      });
+
+      const follow = page.locator('[data-follow]');
+      await follow.waitFor();
+      const followRun = await check(follow, () => follow.click());
+      expect(followRun.before.pressed).toBe('true');
+      expect(followRun.after.pressed).toBe('false');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -147,7 +147,7 @@ describe('one player for the whole visit', () => {
       await page.goBack();
       await page.goBack();
       await stillPlaying(new RegExp(`${episodePath}$`));
-      await expect.poll(() => page.locator('[data-listen-play]').getAttribute('aria-pressed')).toBe('true');
+      await expect.poll(() => page.locator('[data-listen-label]').textContent()).toBe('Pause');
       expect(problems).toEqual([]);
     } finally {
       await close();
