@@ -272,7 +272,10 @@ describe('states that show', () => {
       const unfold = page.locator('[data-unfold]');
       await follow.waitFor();
       expect(await follow.getAttribute('aria-pressed')).toBe('true');
-      const look = (l: Locator) => l.evaluate((el) => {
+      const look = (l: Locator) => l.evaluate(async (el) => {
+        // Under reduced motion every property change is a 0.01 ms transition (global.css), whose first frame
+        // still shows the old colour: read the colours once it has run.
+        await Promise.all(el.getAnimations().map((a) => a.finished));
         const s = getComputedStyle(el);
         let bg = 'rgba(0, 0, 0, 0)';
         for (let p: Element | null = el.parentElement; p && /rgba\(0, 0, 0, 0\)|transparent/.test(bg); p = p.parentElement) bg = getComputedStyle(p).backgroundColor;
