@@ -270,25 +270,44 @@ function setHandlers() {
 
 // Keyboard shortcuts, anywhere on the site except while typing, unless turned off.
 
+/** The choice when storage cannot keep it (private modes that refuse it): for this visit only. */
+let offThisVisit = false;
+
 /** Read at each key, so a choice made in another tab holds here too. */
 function shortcutsOn(): boolean {
   try {
     return localStorage.getItem(SHORTCUTS_KEY) !== 'off';
   } catch {
-    return true;
+    return !offThisVisit;
+  }
+}
+
+/** Screen readers announce aria-keyshortcuts: keys that are off must not be offered (kept aside to come back). */
+function advertiseShortcuts(on: boolean) {
+  for (const el of document.querySelectorAll<HTMLElement>('[aria-keyshortcuts], [data-keyshortcuts]')) {
+    if (on && el.dataset.keyshortcuts !== undefined) {
+      el.setAttribute('aria-keyshortcuts', el.dataset.keyshortcuts);
+      delete el.dataset.keyshortcuts;
+    } else if (!on && el.hasAttribute('aria-keyshortcuts')) {
+      el.dataset.keyshortcuts = el.getAttribute('aria-keyshortcuts')!;
+      el.removeAttribute('aria-keyshortcuts');
+    }
   }
 }
 
 /** The footer's switch (a new one with each page the router swaps in): shows the choice and keeps it. */
 export function initShortcutsSwitch(signal: AbortSignal) {
+  advertiseShortcuts(shortcutsOn());
   const box = document.querySelector<HTMLInputElement>('input[data-shortcuts-switch]');
   if (!box) return;
   box.checked = shortcutsOn();
   box.addEventListener('change', () => {
+    offThisVisit = !box.checked;
     try {
       if (box.checked) localStorage.removeItem(SHORTCUTS_KEY);
       else localStorage.setItem(SHORTCUTS_KEY, 'off');
     } catch {}
+    advertiseShortcuts(box.checked);
   }, { signal });
 }
 

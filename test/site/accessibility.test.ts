@@ -225,7 +225,11 @@ describe('keyboard shortcuts', () => {
       await help.locator('summary').click();
       const toggle = help.getByRole('checkbox', { name: 'Use keyboard shortcuts' });
       expect(await toggle.isChecked()).toBe(true);
+      const offered = page.locator('[aria-keyshortcuts]');
+      expect(await offered.count()).toBeGreaterThan(0);
       await toggle.uncheck();
+      // Screen readers would still offer the keys (aria-keyshortcuts) that no longer do anything.
+      expect(await offered.count()).toBe(0);
 
       await page.locator('h1').click();
       expect(await answered('k')).toBe(false);
@@ -237,9 +241,11 @@ describe('keyboard shortcuts', () => {
       await page.locator('#keyboard-shortcuts summary').click();
       const again = page.locator('#keyboard-shortcuts').getByRole('checkbox', { name: 'Use keyboard shortcuts' });
       expect(await again.isChecked()).toBe(false);
+      expect(await offered.count()).toBe(0);
       await page.locator('h1').click();
       expect(await answered('k')).toBe(false);
       await again.check();
+      expect(await offered.count()).toBeGreaterThan(0);
       await page.locator('h1').click();
       expect(await answered('k')).toBe(true);
       await playedPast(page, 0.2);
