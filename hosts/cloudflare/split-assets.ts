@@ -56,7 +56,20 @@ function joinedResponse(assets: AssetFetcher, origin: string, request: Request, 
   if (inm !== null && etagMatches(inm, [file.etag])) return new Response(null, { status: 304, headers });
   headers.set('Content-Length', String(file.size));
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  return new Response(joinedParts(assets, origin, file), { status: 200, headers });
+  return new Response(withKnownLength(joinedParts(assets, origin, file), file.size), { status: 200, headers });
+}
+
+type LengthStream = new (length: number) => TransformStream<Uint8Array, Uint8Array>;
+
+/**
+ * The body as one of known length where the runtime can say so: workerd drops the Content-Length header of a
+ * Response whose body is a stream made in JavaScript and sends it chunked, so a podcast app would not learn the
+ * size of what it downloads. Its FixedLengthStream carries the length to the response (and fails the body if the
+ * bytes come out shorter or longer). Elsewhere (Node, in tests) the header is kept as it is.
+ */
+export function withKnownLength(body: ReadableStream<Uint8Array>, length: number): ReadableStream<Uint8Array> {
+  const FixedLength = (globalThis as { FixedLengthStream?: LengthStream }).FixedLengthStream;
+  return FixedLength ? body.pipeThrough(new FixedLength(length)) : body;
 }
 
 /** The parts' bodies one after another, each fetched when the previous one is done (pulled: backpressure holds). */
