@@ -6,9 +6,11 @@
  * Small documents are fetched once per isolate and then answered from memory like the Node host does (ETag/304,
  * ranges; measured with bench/hosts.ts: a round trip to the assets layer per request made workerd's
  * /episodes.json ~30x slower than its /api/search). Larger ones are passed through to the platform's fetcher
- * per request, which does what a file server does, so an isolate's memory stays bounded.
+ * per request, so an isolate's memory stays bounded. A platform may answer a range with the whole file (Workers
+ * static assets do: cloudflare/workers-sdk#8967); then the range is cut from that body here, so the Accept-Ranges
+ * advertised on seekable files holds on every platform.
  */
-import { createStaticResponder, invalidPathResponse, notReadResponse, safePath, wantsHtmlPage, type StaticAsset } from './static.ts';
+import { byteRange, createStaticResponder, ifRangeMatches, invalidPathResponse, notReadResponse, safePath, unsatisfiableRange, wantsHtmlPage, type StaticAsset } from './static.ts';
 import type { RequestContext } from './types.ts';
 import type { AssetEntry, AssetManifest } from '../contract/schemas/asset-manifest.ts';
 
@@ -24,6 +26,8 @@ export function forwardedAssetRequest(url: string, request: Request): Request {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
+  // A range counts bytes of the file itself: a compressed body could not be cut where the range says.
+  if (headers.has('range')) headers.delete('accept-encoding');
   return new Request(url, { method: request.method === 'HEAD' ? 'HEAD' : 'GET', headers });
 }
 
@@ -39,7 +43,16 @@ export function entryFor(manifest: AssetManifest, path: string): [string, AssetE
 const CACHE_MAX_FILE = 1024 * 1024;
 const CACHE_BUDGET = 24 * 1024 * 1024;
 
-export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset: PlatformAssetFetch) {
+export interface RemoteStaticOptions {
+  /**
+   * A body cut from the platform's as one whose length the runtime sends as Content-Length (a runtime may send a
+   * stream made in JavaScript chunked, without it). Default: the body as it is.
+   */
+  knownLength?: (body: ReadableStream<Uint8Array>, length: number) => ReadableStream<Uint8Array>;
+}
+
+export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset: PlatformAssetFetch, options: RemoteStaticOptions = {}) {
+  const knownLength = options.knownLength ?? ((body) => body);
   const cached = new Map<string, StaticAsset>();
   let cachedBytes = 0;
   const memory = createStaticResponder({ get: (path) => cached.get(path) });
@@ -76,7 +89,7 @@ export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset:
     const refused = notReadResponse(request, ctx);
     if (refused) return refused;
     if (await ensureCached(file, entry, request)) return memory(request, ctx);
-    return withEntryHeaders(await fetchAsset(file, request), entry, 200);
+    return withEntryHeaders(honourRange(request, await fetchAsset(file, request), entry, knownLength), entry, 200);
   };
   /** The build's 404 page for a browser (GET/HEAD asking for HTML); undefined otherwise. */
   const notFoundPage = async (request: Request): Promise<Response | undefined> => {
@@ -87,6 +100,74 @@ export function createRemoteStaticResponder(manifest: AssetManifest, fetchAsset:
     return withEntryHeaders(page, entry, 404);
   };
   return Object.assign(respond, { notFoundPage });
+}
+
+/**
+ * The platform's answer to a GET, with the Range the request asked for applied when the platform sent the whole
+ * file instead (a 200): a 206 of those bytes, or the 416 when the range is outside the file. A 206 of the
+ * platform's own, or a body that is not the file's bytes as the manifest knows them, is left as it is.
+ */
+function honourRange(request: Request, response: Response, entry: AssetEntry, knownLength: NonNullable<RemoteStaticOptions['knownLength']>): Response {
+  const header = request.headers.get('range');
+  if (header === null || request.method !== 'GET' || response.status !== 200 || !response.body) return response;
+  if (response.headers.has('content-encoding')) return response;
+  const size = entry.identity.size;
+  const declared = response.headers.get('content-length');
+  if (declared !== null && Number(declared) !== size) return response;
+  // The client's If-Range holds the ETag it was sent: the platform's own (Workers' assets layer has its own hash).
+  const ifRange = request.headers.get('if-range');
+  const platformTag = response.headers.get('etag');
+  if (!ifRangeMatches(ifRange, entry.identity.etag, entry.mtime) && !(platformTag && ifRange === platformTag)) return response;
+  const range = byteRange(header, size);
+  if (!range) return response;
+  if (range === 'unsatisfiable') {
+    void response.body.cancel().catch(() => {});
+    return unsatisfiableRange(size);
+  }
+  const length = range.end - range.start + 1;
+  const headers = new Headers(response.headers);
+  headers.set('Content-Length', String(length));
+  headers.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+  return new Response(knownLength(sliceBody(response.body, range.start, length), length), { status: 206, headers });
+}
+
+/**
+ * `length` bytes of a body from byte `start`: what comes before is read and dropped, and the body is cancelled as
+ * soon as the range is complete (a seek near the start of an hour of audio does not read the rest).
+ */
+export function sliceBody(body: ReadableStream<Uint8Array>, start: number, length: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let skip = start;
+  let left = length;
+  const finish = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    controller.close();
+    void reader.cancel().catch(() => {});
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (left === 0) return finish(controller);
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) throw new Error(`the body ended ${left} bytes before the end of the range`);
+          if (skip >= value.byteLength) {
+            skip -= value.byteLength;
+            continue;
+          }
+          const chunk = value.subarray(skip, skip + Math.min(left, value.byteLength - skip));
+          skip = 0;
+          left -= chunk.byteLength;
+          controller.enqueue(chunk);
+          if (left === 0) finish(controller);
+          return;
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** The platform's answer, with what the build decided about the file (the platform may guess otherwise). */

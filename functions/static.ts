@@ -250,28 +250,12 @@ export function encodingPreference(header: string): Encoding[] {
 
 /** A 206 or 416 for a single byte range; undefined to answer the whole file (multiple or unusable ranges). */
 function rangeResponse(header: string, ifRange: string | null, asset: StaticAsset, compressible: boolean): Response | undefined {
-  if (ifRange !== null) {
-    const fresh = ifRange.startsWith('"') || ifRange.startsWith('W/')
-      ? ifRange === asset.identity.etag
-      : Date.parse(ifRange) === asset.mtimeSec * 1000;
-    if (!fresh) return undefined;
-  }
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  if (!ifRangeMatches(ifRange, asset.identity.etag, asset.mtimeSec)) return undefined;
   const size = asset.identity.bytes.byteLength;
-  let start: number;
-  let end: number;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    if (suffix === 0) return unsatisfiable(size);
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-    if (m[2] !== '' && Number(m[2]) < start) return undefined;
-    if (start >= size) return unsatisfiable(size);
-  }
+  const range = byteRange(header, size);
+  if (range === 'unsatisfiable') return unsatisfiableRange(size);
+  if (!range) return undefined;
+  const { start, end } = range;
   const bytes = asset.identity.bytes.subarray(start, end + 1);
   const out = baseHeaders(asset, asset.identity, compressible);
   out.push(
@@ -282,7 +266,33 @@ function rangeResponse(header: string, ifRange: string | null, asset: StaticAsse
   return new MemoryResponse(bytes, null, { status: 206, headers: out });
 }
 
-function unsatisfiable(size: number): Response {
+/** Whether a range may be answered: no If-Range, or one naming this file (its strong ETag, or its Last-Modified). */
+export function ifRangeMatches(ifRange: string | null, etag: string, mtimeSec?: number): boolean {
+  if (ifRange === null) return true;
+  if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === etag;
+  return mtimeSec !== undefined && Date.parse(ifRange) === mtimeSec * 1000;
+}
+
+/**
+ * The one byte range a Range header asks of a file of `size` bytes (last byte included), 'unsatisfiable' when it
+ * lies outside the file, undefined when the whole file is the answer (several ranges, or a header not understood).
+ */
+export function byteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  if (m[2] !== '' && Number(m[2]) < start) return undefined;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) };
+}
+
+/** The 416 for a range outside a file of `size` bytes. */
+export function unsatisfiableRange(size: number): Response {
   return errorResponse('range_not_satisfiable', {
     message: `The requested range is outside the file (${size} bytes).`,
     hint: `Ask for bytes between 0 and ${size - 1}, e.g. Range: bytes=0-1023.`,

@@ -1,7 +1,8 @@
 /**
  * `npm run build:cloudflare`: after `npm run build`, writes what Workers needs beside the output:
- * <dist>/cloudflare/wrangler.json (the Worker, its assets, run_worker_first from the build's manifest, the rate-
- * limit Durable Object) and <dist>/client/_headers (headers for what the assets layer answers alone).
+ * <dist>/cloudflare/wrangler.json (the Worker, its assets, run_worker_first from the build's manifest: the contract's
+ * documents and the seekable audio, the rate-limit Durable Object) and <dist>/client/_headers (headers for what the
+ * assets layer answers alone).
  * Deploy: `npx wrangler deploy --config dist/cloudflare/wrangler.json`; secrets with `npx wrangler secret put`.
  * Run as a script it also says how many files the deploy will upload, and warns past Workers' limits (asset-plan.ts).
  */
@@ -30,7 +31,7 @@ export function writeCloudflareConfig(distDir: string, options: CloudflareBuildO
   const manifest = readManifest(clientDir);
   const outDir = join(distDir, 'cloudflare');
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(clientDir, '_headers'), headersFile(manifest));
+  writeFileSync(join(clientDir, '_headers'), headersFile(manifest, { throughFunction: (entry) => Boolean(entry.seekable) }));
   const maxBytes = Math.min(options.maxAssetBytes || WORKERS_ASSET_MAX_BYTES, WORKERS_ASSET_MAX_BYTES);
   const split = splitLargeAssets(clientDir, manifest, maxBytes);
   // Cloudflare compresses at the edge: the build's .br/.gz copies need not be uploaded. A file too large for the
@@ -47,7 +48,7 @@ export function writeCloudflareConfig(distDir: string, options: CloudflareBuildO
       binding: 'ASSETS',
       // Unknown paths reach the Worker, which answers the contract's 404 envelope (or the HTML 404 page).
       not_found_handling: 'none',
-      run_worker_first: functionRoutedPatterns(manifest),
+      run_worker_first: [...functionRoutedPatterns(manifest), ...seekablePatterns(manifest)],
     },
     durable_objects: {
       bindings: [
@@ -61,6 +62,27 @@ export function writeCloudflareConfig(distDir: string, options: CloudflareBuildO
   const file = join(outDir, 'wrangler.json');
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   return file;
+}
+
+/**
+ * Route patterns for the files players seek in (audio): the Worker answers them, because the assets layer answers
+ * a range with the whole file and a 200 (cloudflare/workers-sdk#8967; its asset worker has no Range handling),
+ * and a podcast app could not seek. The Worker cuts the range from the asset (functions/static-remote.ts). A
+ * folder whose files are all seekable is one pattern, so the list stays short at any number of episodes.
+ */
+export function seekablePatterns(manifest: AssetManifest): string[] {
+  const folders = new Map<string, boolean>();
+  for (const [path, entry] of manifest.files.entries()) {
+    const folder = /^\/[^/]+\//.exec(path)?.[0];
+    if (folder) folders.set(folder, (folders.get(folder) ?? true) && Boolean(entry.seekable));
+  }
+  const patterns = new Set<string>();
+  for (const [path, entry] of manifest.files.entries()) {
+    if (!entry.seekable) continue;
+    const folder = /^\/[^/]+\//.exec(path)?.[0];
+    patterns.add(folder && folders.get(folder) ? `${folder}*` : path);
+  }
+  return [...patterns].sort();
 }
 
 /**
@@ -99,7 +121,7 @@ export function splitLargeAssets(clientDir: string, manifest: AssetManifest, max
     } finally {
       closeSync(fd);
     }
-    index[path] = { parts, size: entry.identity.size, type: entry.type, etag: entry.identity.etag };
+    index[path] = { parts, size: entry.identity.size, partSize: maxBytes, type: entry.type, etag: entry.identity.etag };
   }
   writeFileSync(join(clientDir, PARTS_PATH.slice(1)), `${JSON.stringify(index)}\n`);
   return index;

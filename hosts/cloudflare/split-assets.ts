@@ -3,8 +3,11 @@
  * /search-index.json is ~56 MiB) are uploaded as byte slices `<path>.part<k>` (hosts/cloudflare/build.ts), listed
  * at PARTS_PATH, and the file itself is left out of the upload. The Worker answers such a path by streaming the
  * parts' bodies one after another from the assets binding: never more than one chunk of it in the isolate's memory.
+ * A range is answered from the parts it spans only, so a player seeking near the end of a long episode does not
+ * make the Worker read the episode from its start.
  */
-import { etagMatches } from '../../functions/static.ts';
+import { byteRange, etagMatches, ifRangeMatches, unsatisfiableRange } from '../../functions/static.ts';
+import { sliceBody } from '../../functions/static-remote.ts';
 
 /** Where the build lists the files it split (a JSON object; `{}` when none). */
 export const PARTS_PATH = '/_parts.json';
@@ -14,6 +17,8 @@ export interface SplitFile {
   parts: string[];
   /** The file's size in bytes. */
   size: number;
+  /** The size of every part but the last (which may be smaller): part k starts at byte k * partSize. */
+  partSize: number;
   /** What the build's manifest says of it. */
   type: string;
   etag: string;
@@ -26,8 +31,8 @@ export interface AssetFetcher {
 }
 
 /**
- * The assets binding, answering the split files too (GET and HEAD; If-None-Match gives 304; a range gets the
- * whole file). Any other path goes to the binding unchanged.
+ * The assets binding, answering the split files too (GET and HEAD; If-None-Match gives 304; a single byte range
+ * gives 206, or 416 outside the file). Any other path goes to the binding unchanged.
  */
 export function withSplitAssets(assets: AssetFetcher, index: PartsIndex): AssetFetcher {
   if (Object.keys(index).length === 0) return assets;
@@ -56,7 +61,20 @@ function joinedResponse(assets: AssetFetcher, origin: string, request: Request, 
   if (inm !== null && etagMatches(inm, [file.etag])) return new Response(null, { status: 304, headers });
   headers.set('Content-Length', String(file.size));
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  return new Response(withKnownLength(joinedParts(assets, origin, file), file.size), { status: 200, headers });
+  const header = request.headers.get('range');
+  // The index has no Last-Modified: for an If-Range date the whole file is sent, and the responder, which knows the
+  // date from the manifest, cuts the range from it (functions/static-remote.ts).
+  const range = header !== null && ifRangeMatches(request.headers.get('if-range'), file.etag) ? byteRange(header, file.size) : undefined;
+  if (range === 'unsatisfiable') return unsatisfiableRange(file.size);
+  if (range) {
+    const first = Math.floor(range.start / file.partSize);
+    const length = range.end - range.start + 1;
+    headers.set('Content-Length', String(length));
+    headers.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
+    const body = sliceBody(joinedParts(assets, origin, file, first), range.start - first * file.partSize, length);
+    return new Response(withKnownLength(body, length), { status: 206, headers });
+  }
+  return new Response(withKnownLength(joinedParts(assets, origin, file, 0), file.size), { status: 200, headers });
 }
 
 type LengthStream = new (length: number) => TransformStream<Uint8Array, Uint8Array>;
@@ -72,9 +90,12 @@ export function withKnownLength(body: ReadableStream<Uint8Array>, length: number
   return FixedLength ? body.pipeThrough(new FixedLength(length)) : body;
 }
 
-/** The parts' bodies one after another, each fetched when the previous one is done (pulled: backpressure holds). */
-function joinedParts(assets: AssetFetcher, origin: string, file: SplitFile): ReadableStream<Uint8Array> {
-  let next = 0;
+/**
+ * The parts' bodies one after another from part `from`, each fetched when the previous one is done (pulled:
+ * backpressure holds).
+ */
+function joinedParts(assets: AssetFetcher, origin: string, file: SplitFile, from: number): ReadableStream<Uint8Array> {
+  let next = from;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>(
     {

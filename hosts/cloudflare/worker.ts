@@ -1,7 +1,8 @@
 /**
  * The Cloudflare Workers host: the pipeline (functions/app.ts) as a module Worker. Static files are the assets
  * layer's; the build's manifest routes the contract's documents through this Worker first (run_worker_first in
- * the generated wrangler config, hosts/cloudflare/build.ts), so they carry X-RateLimit-* here too. Settings and
+ * the generated wrangler config, hosts/cloudflare/build.ts), so they carry X-RateLimit-* here too, and the audio,
+ * whose ranges the assets layer does not honour. Settings and
  * secrets come from the Worker's environment (vars, secrets); the rate-limit budget and single-use OAuth state are
  * shared by every isolate through Durable Objects.
  */
@@ -16,7 +17,7 @@ import { MANIFEST_PATH } from '../../contract/http-policy.ts';
 import { trustedManifest } from '../../contract/schemas/asset-manifest.ts';
 import { DurableObjectRateLimitStore, RateLimitCounter, type CounterNamespace } from './rate-limit.ts';
 import { DurableObjectSingleUseStore, SingleUseEntry, type EntryNamespace } from './single-use.ts';
-import { PARTS_PATH, withSplitAssets, type PartsIndex } from './split-assets.ts';
+import { PARTS_PATH, withKnownLength, withSplitAssets, type PartsIndex } from './split-assets.ts';
 
 export { RateLimitCounter, SingleUseEntry };
 
@@ -42,7 +43,9 @@ async function createWorkerApp(env: Env): Promise<App> {
   const assets = withSplitAssets(env.ASSETS, await readPartsIndex(env.ASSETS));
   const fetchAsset = (path: string) => assets.fetch(new Request(`${ASSET_ORIGIN}${path}`));
   const manifest = trustedManifest(await (await fetchAsset(MANIFEST_PATH)).json());
-  const serveStatic = createRemoteStaticResponder(manifest, (path, request) => assets.fetch(forwardedAssetRequest(`${ASSET_ORIGIN}${path}`, request)));
+  // The assets layer answers a range with the whole file: the responder cuts it, as a body workerd sends with its
+  // Content-Length.
+  const serveStatic = createRemoteStaticResponder(manifest, (path, request) => assets.fetch(forwardedAssetRequest(`${ASSET_ORIGIN}${path}`, request)), { knownLength: withKnownLength });
   await prepareSigningKey(serviceEnv, log).catch(() => {});
   return createApp({
     env: serviceEnv,

@@ -5,7 +5,7 @@
  * file stays a handful of rules at any number of episodes (Cloudflare reads at most 100).
  */
 import { contentSecurityPolicy } from '../../contract/http-policy.ts';
-import type { AssetManifest } from '../../contract/schemas/asset-manifest.ts';
+import type { AssetEntry, AssetManifest } from '../../contract/schemas/asset-manifest.ts';
 
 /** One CSP for every page the CDN answers alone: the union of the pages' inline-script hashes. */
 export function siteWideCsp(manifest: AssetManifest): string {
@@ -22,12 +22,17 @@ export interface HeaderRule {
   headers: Record<string, string>;
 }
 
+export interface CdnRuleOptions {
+  /** Files a host routes through its function besides the manifest's `fn` ones: the CDN never answers them alone. */
+  throughFunction?: (entry: AssetEntry) => boolean;
+}
+
 /**
  * The headers the pipeline would add, as CDN rules: the security headers everywhere, and each file's cache policy
  * (the manifest's) where it differs from a page's, which is what a CDN does by default. The files of one folder
  * that share a policy get one rule (`/audio/*`), so the rules stay a handful at any number of episodes.
  */
-export function cdnHeaderRules(manifest: AssetManifest): HeaderRule[] {
+export function cdnHeaderRules(manifest: AssetManifest, options: CdnRuleOptions = {}): HeaderRule[] {
   const rules: HeaderRule[] = [
     {
       pattern: '/*',
@@ -41,7 +46,7 @@ export function cdnHeaderRules(manifest: AssetManifest): HeaderRule[] {
   ];
   const folders = new Map<string, Map<string, HeaderRule['headers']>>();
   for (const [path, entry] of manifest.files.entries()) {
-    if (entry.fn || entry.type.startsWith('text/html')) continue;
+    if (entry.fn || options.throughFunction?.(entry) || entry.type.startsWith('text/html')) continue;
     const folder = /^\/[^/]+\//.exec(path)?.[0];
     const headers: HeaderRule['headers'] = { 'Cache-Control': entry.cacheControl };
     if (/^(audio|video)\//.test(entry.type)) headers['Accept-Ranges'] = 'bytes';
@@ -59,8 +64,8 @@ export function cdnHeaderRules(manifest: AssetManifest): HeaderRule[] {
 }
 
 /** The `_headers` file of Cloudflare's assets layer and Netlify's CDN. */
-export function headersFile(manifest: AssetManifest): string {
-  return cdnHeaderRules(manifest)
+export function headersFile(manifest: AssetManifest, options: CdnRuleOptions = {}): string {
+  return cdnHeaderRules(manifest, options)
     .map(({ pattern, headers }) => `${pattern}\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`)
     .join('\n');
 }

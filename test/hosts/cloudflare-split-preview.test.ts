@@ -43,6 +43,30 @@ describe('a file over the asset limit, in workerd', () => {
     expect(again.status).toBe(304);
   });
 
+  it('answers a range of a split file from the parts it spans: 206, those bytes, its Content-Length; 416 outside', async () => {
+    const audio = Object.keys(index).find((path) => path.startsWith('/audio/'))!;
+    const bytes = readFileSync(join(dist, 'client', audio.slice(1)));
+    expect(index[audio]!.parts.length).toBeGreaterThan(4);
+    const ranges: Array<[number, number]> = [
+      [0, 9],
+      [LIMIT - 10, 3 * LIMIT + 5],
+      [4 * LIMIT + 1, 4 * LIMIT + 100],
+      [bytes.length - 1000, bytes.length - 1],
+    ];
+    for (const [start, end] of ranges) {
+      const res = await fetch(`${server.url}${audio}`, { headers: { Range: `bytes=${start}-${end}` } });
+      expect(res.status, `${start}-${end}`).toBe(206);
+      expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${bytes.length}`);
+      expect(res.headers.get('content-length')).toBe(String(end - start + 1));
+      expect(res.headers.get('accept-ranges')).toBe('bytes');
+      expect(Buffer.from(await res.arrayBuffer()).equals(bytes.subarray(start, end + 1)), `${start}-${end}`).toBe(true);
+    }
+    const outside = await fetch(`${server.url}${audio}`, { headers: { Range: `bytes=${bytes.length}-` } });
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+    await outside.arrayBuffer();
+  });
+
   it('answers a split file the assets layer would have answered alone (audio) through the Worker', async () => {
     const audio = Object.keys(index).find((path) => path.startsWith('/audio/'));
     expect(audio).toBeDefined();

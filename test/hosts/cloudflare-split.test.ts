@@ -62,7 +62,7 @@ describe('build:cloudflare on files over the limit', () => {
     const index = build();
     expect(Object.keys(index).sort()).toEqual(['/search-index.json', '/transcripts/one two.txt']);
     const big = index['/search-index.json']!;
-    expect(big).toEqual({ parts: ['/search-index.json.part0', '/search-index.json.part1', '/search-index.json.part2'], size: BIG.length, type: 'application/json; charset=utf-8', etag: ETAG });
+    expect(big).toEqual({ parts: ['/search-index.json.part0', '/search-index.json.part1', '/search-index.json.part2'], size: BIG.length, partSize: LIMIT, type: 'application/json; charset=utf-8', etag: ETAG });
     const bytes = big.parts.map((p) => readFileSync(join(client, p.slice(1))));
     for (const part of bytes) expect(part.length).toBeLessThanOrEqual(LIMIT);
     expect(Buffer.concat(bytes).equals(BIG)).toBe(true);
@@ -186,7 +186,32 @@ describe('the Worker on a split file', () => {
     await expect(res.arrayBuffer()).rejects.toThrow(/part1/);
   });
 
-  it('answers through the service like any static document: GET, HEAD, 304, a range gets the whole file', async () => {
+  it('answers a range from the parts it spans only, cut to its bytes; 416 outside the file; the whole file for a stale If-Range', async () => {
+    build();
+    const assets = uploadedAssets();
+    const index = JSON.parse(readFileSync(join(client, PARTS_PATH.slice(1)), 'utf8')) as PartsIndex;
+    const joined = withSplitAssets(assets, index);
+    const ranged = (range: string, ifRange?: string) =>
+      joined.fetch(new Request('https://assets.invalid/search-index.json', { headers: { Range: range, ...(ifRange ? { 'If-Range': ifRange } : {}) } }));
+    const start = 2 * LIMIT + 1000;
+    const res = await ranged(`bytes=${start}-${start + 99}`);
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe(`bytes ${start}-${start + 99}/${BIG.length}`);
+    expect(res.headers.get('content-length')).toBe('100');
+    expect(Buffer.from(await res.arrayBuffer()).equals(BIG.subarray(start, start + 100))).toBe(true);
+    expect(assets.fetched).toEqual(['/search-index.json.part2']);
+    const across = await ranged(`bytes=${LIMIT - 5}-${LIMIT + 4}`);
+    expect(Buffer.from(await across.arrayBuffer()).equals(BIG.subarray(LIMIT - 5, LIMIT + 5))).toBe(true);
+    expect(assets.fetched.slice(1)).toEqual(['/search-index.json.part0', '/search-index.json.part1']);
+    const outside = await ranged(`bytes=${BIG.length}-`);
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get('content-range')).toBe(`bytes */${BIG.length}`);
+    const stale = await ranged('bytes=0-9', '"another"');
+    expect(stale.status).toBe(200);
+    expect((await stale.arrayBuffer()).byteLength).toBe(BIG.length);
+  });
+
+  it('answers through the service like any static document: GET, HEAD, 304, a range 206', async () => {
     build();
     const assets = uploadedAssets();
     const failing = () => {
@@ -215,7 +240,8 @@ describe('the Worker on a split file', () => {
     expect(cached.headers.get('etag')).toBe(ETAG);
 
     const ranged = await call({ headers: { Range: 'bytes=0-9' } });
-    expect(ranged.status).toBe(200);
-    expect((await ranged.arrayBuffer()).byteLength).toBe(BIG.length);
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-range')).toBe(`bytes 0-9/${BIG.length}`);
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(BIG.subarray(0, 10))).toBe(true);
   });
 });

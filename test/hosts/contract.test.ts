@@ -5,6 +5,8 @@
  * headers, the error envelope, streaming, the 503 deadline) is asserted on each. Node's own behaviour beyond the
  * contract (logs, signals, framing) is tested in test/pipeline.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -144,6 +146,40 @@ describe.each(suites)('on %s', (host, depth) => {
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await res.text()).toContain('<html');
+  });
+
+  it('a player seeks in an episode: a range is 206 with exactly those bytes, one outside the file 416, a stale If-Range the whole file', async () => {
+    const path = '/audio/003-beekeeping.mp3';
+    const audio = readFileSync(join(inject('distDir'), 'client', path.slice(1)));
+    const whole = await get(path);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-length')).toBe(String(audio.length));
+    const etag = whole.headers.get('etag')!;
+    await whole.arrayBuffer();
+    const mid = Math.floor(audio.length / 2);
+    const ranges: Array<[string, number, number]> = [
+      ['bytes=0-1', 0, 1],
+      [`bytes=${mid}-${mid + 4095}`, mid, mid + 4095],
+      [`bytes=${mid}-`, mid, audio.length - 1],
+      ['bytes=-100', audio.length - 100, audio.length - 1],
+    ];
+    for (const [range, start, end] of ranges) {
+      const res = await get(path, { headers: { Range: range } });
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get('content-range'), range).toBe(`bytes ${start}-${end}/${audio.length}`);
+      expect(res.headers.get('content-length'), range).toBe(String(end - start + 1));
+      expect(Buffer.from(await res.arrayBuffer()).equals(audio.subarray(start, end + 1)), range).toBe(true);
+    }
+    const current = await get(path, { headers: { Range: 'bytes=10-19', 'If-Range': etag } });
+    expect(current.status).toBe(206);
+    expect(Buffer.from(await current.arrayBuffer()).equals(audio.subarray(10, 20))).toBe(true);
+    const stale = await get(path, { headers: { Range: 'bytes=10-19', 'If-Range': '"another-version"' } });
+    expect(stale.status).toBe(200);
+    expect((await stale.arrayBuffer()).byteLength).toBe(audio.length);
+    const outside = await get(path, { headers: { Range: `bytes=${audio.length}-` } });
+    expect(outside.headers.get('content-range')).toBe(`bytes */${audio.length}`);
+    await expectEnvelope(outside, 416, 'range_not_satisfiable');
   });
 
   it('a browser asking for a missing page gets the HTML 404 page', async () => {
