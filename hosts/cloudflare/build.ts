@@ -43,6 +43,9 @@ export function writeCloudflareConfig(distDir: string, options: CloudflareBuildO
     name: 'podcast-listener-service',
     main: relative(outDir, join(ROOT, 'hosts/cloudflare/worker.ts')),
     compatibility_date: COMPATIBILITY_DATE,
+    // This config names no vars: the settings (SITE_URL, RATE_LIMIT_MAX, ...) are set in the dashboard or with
+    // `wrangler secret put`, and without this every `wrangler deploy` would delete the vars set there.
+    keep_vars: true,
     assets: {
       directory: relative(outDir, clientDir),
       binding: 'ASSETS',

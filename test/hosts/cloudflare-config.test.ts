@@ -46,4 +46,8 @@ describe('build:cloudflare', () => {
     expect(headers).not.toContain('/audio/');
     expect(headers).toContain('X-Content-Type-Options: nosniff');
   });
+
+  it('keeps the vars set in the dashboard on each deploy (wrangler deletes vars its config does not name)', () => {
+    expect(config.keep_vars).toBe(true);
+  });
 });
