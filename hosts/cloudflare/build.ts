@@ -11,12 +11,24 @@ import { join, relative, resolve } from 'node:path';
 import { readManifest } from '../node/static-store.ts';
 import { functionRoutedPatterns, headersFile } from '../shared/headers-file.ts';
 import type { AssetManifest } from '../../contract/schemas/asset-manifest.ts';
+import { MANIFEST_PATH } from '../../contract/http-policy.ts';
 import { PARTS_PATH, type PartsIndex } from './split-assets.ts';
 import { ASSET_LIMITS, assetLimitProblems, listAssetFiles, planAssets, type AssetPlan } from './asset-plan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The newest date the bundled workerd (wrangler's dependency) supports; raise it with wrangler. */
 export const COMPATIBILITY_DATE = '2026-04-01';
+
+/**
+ * Files the Worker reads through its assets binding but the public must not get (the list of every file of the
+ * build, the list of split files). The binding reads any uploaded file whatever run_worker_first says, while a
+ * request from outside for these paths reaches the Worker, which has no document there and answers the 404
+ * envelope; the assets layer redirects another spelling of the path (`/%5Fmanifest.json`, `//_manifest.json`) to
+ * this one first. Left out of the upload they could not be read at all, and bundled into the Worker the manifest
+ * (~1 MB at 1,000 episodes, growing with the show) would count against the Worker's size limit (3 MB compressed
+ * on the Free plan).
+ */
+const WORKER_ONLY_FILES = [MANIFEST_PATH, PARTS_PATH];
 
 /** Workers static assets refuse any file larger than this (25 MiB). */
 export const WORKERS_ASSET_MAX_BYTES = ASSET_LIMITS.fileBytes;
@@ -51,7 +63,7 @@ export function writeCloudflareConfig(distDir: string, options: CloudflareBuildO
       binding: 'ASSETS',
       // Unknown paths reach the Worker, which answers the contract's 404 envelope (or the HTML 404 page).
       not_found_handling: 'none',
-      run_worker_first: [...functionRoutedPatterns(manifest), ...seekablePatterns(manifest)],
+      run_worker_first: [...functionRoutedPatterns(manifest), ...seekablePatterns(manifest), ...WORKER_ONLY_FILES],
     },
     durable_objects: {
       bindings: [

@@ -50,4 +50,8 @@ describe('build:cloudflare', () => {
   it('keeps the vars set in the dashboard on each deploy (wrangler deletes vars its config does not name)', () => {
     expect(config.keep_vars).toBe(true);
   });
+
+  it('routes the files the Worker reads for itself through it (it answers them 404): the assets layer would publish them', () => {
+    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(['/_manifest.json', '/_parts.json']));
+  });
 });

@@ -67,6 +67,15 @@ describe('a file over the asset limit, in workerd', () => {
     await outside.arrayBuffer();
   });
 
+  it('keeps the list of parts and the parts of the audio to itself: 404 to the public, while it reads them', async () => {
+    for (const path of [PARTS_PATH, `${Object.keys(index).find((p) => p.startsWith('/audio/'))}.part0`]) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+  });
+
   it('answers a split file the assets layer would have answered alone (audio) through the Worker', async () => {
     const audio = Object.keys(index).find((path) => path.startsWith('/audio/'));
     expect(audio).toBeDefined();

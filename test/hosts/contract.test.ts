@@ -182,6 +182,16 @@ describe.each(suites)('on %s', (host, depth) => {
     await expectEnvelope(outside, 416, 'range_not_satisfiable');
   });
 
+  it('the build\'s own list of files is not published: /_manifest.json is the 404 envelope, however it is spelled', async () => {
+    for (const path of ['/_manifest.json', '/%5Fmanifest.json', '/%5fmanifest.json', '//_manifest.json']) {
+      const error = await expectEnvelope(await get(path), 404, 'not_found');
+      expect(error.message.length, path).toBeGreaterThan(0);
+    }
+    const page = await get('/', { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    await page.arrayBuffer();
+  });
+
   it('a browser asking for a missing page gets the HTML 404 page', async () => {
     const res = await get('/episodes/999-nothing/', { headers: { Accept: 'text/html' } });
     expect(res.status).toBe(404);
