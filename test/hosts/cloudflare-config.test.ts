@@ -1,13 +1,17 @@
 /**
  * What build:cloudflare writes for `wrangler deploy` (hosts/cloudflare/build.ts): the Worker's config and the assets
- * layer's `_headers`, on a made-up build with a contract document, a page and two episodes' audio.
+ * layer's `_headers`, on a made-up build with a contract document, a page and two episodes' audio; and what it
+ * says of the sample build.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCloudflareConfig } from '../../hosts/cloudflare/build.ts';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { uploadPlan, writeCloudflareConfig } from '../../hosts/cloudflare/build.ts';
 import { packManifest } from '../../contract/schemas/asset-manifest.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
 
 let dist: string;
 let config: { assets: { run_worker_first: string[] } } & Record<string, unknown>;
@@ -53,5 +57,25 @@ describe('build:cloudflare', () => {
 
   it('routes the files the Worker reads for itself through it (it answers them 404): the assets layer would publish them', () => {
     expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(['/_manifest.json', '/_parts.json']));
+  });
+});
+
+describe('build:cloudflare on the sample', () => {
+  let copy: string;
+  let printed: string;
+  beforeAll(() => {
+    // A copy: the build writes its control files into the output the other host tests serve.
+    copy = mkdtempSync(join(tmpdir(), 'cf-count-'));
+    cpSync(join(inject('distDir'), 'client'), join(copy, 'client'), { recursive: true });
+    printed = execFileSync(process.execPath, [join(ROOT, 'hosts/cloudflare/build.ts')], { cwd: ROOT, env: { ...process.env, DIST_DIR: copy }, encoding: 'utf8' });
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('says how many files the deploy uploads, and the README states no other count for the sample', () => {
+    const count = /\(([\d,]+) static asset files to upload\)/.exec(printed)?.[1];
+    expect(count).toBeDefined();
+    expect(Number(count!.replace(/,/g, ''))).toBe(uploadPlan(copy).uploaded.length);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const [, stated] of readme.matchAll(/the sample uploads ([\d,]+)/g)) expect(stated).toBe(count);
   });
 });
