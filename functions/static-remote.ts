@@ -7,10 +7,10 @@
  * ranges; measured with bench/hosts.ts: a round trip to the assets layer per request made workerd's
  * /episodes.json ~30x slower than its /api/search). Larger ones are passed through to the platform's fetcher
  * per request, so an isolate's memory stays bounded. A platform may answer a range with the whole file (Workers
- * static assets do: cloudflare/workers-sdk#8967); then the range is cut from that body here, so the Accept-Ranges
+ * static assets do: their asset worker has no Range handling); then the range is cut from that body here, so the Accept-Ranges
  * advertised on seekable files holds on every platform.
  */
-import { byteRange, createStaticResponder, ifRangeMatches, invalidPathResponse, notReadResponse, safePath, unsatisfiableRange, wantsHtmlPage, type StaticAsset } from './static.ts';
+import { byteRange, createStaticResponder, ifRangeMatches, invalidPathResponse, lookupPath, notReadResponse, safePath, unsatisfiableRange, wantsHtmlPage, type StaticAsset } from './static.ts';
 import type { RequestContext } from './types.ts';
 import type { AssetEntry, AssetManifest } from '../contract/schemas/asset-manifest.ts';
 
@@ -32,11 +32,16 @@ export function forwardedAssetRequest(url: string, request: Request): Request {
 }
 
 export function entryFor(manifest: AssetManifest, path: string): [string, AssetEntry] | undefined {
-  for (const candidate of [path, path.endsWith('/') ? `${path}index.html` : `${path}/index.html`]) {
-    const entry = manifest.files.get(candidate);
-    if (entry) return [candidate, entry];
-  }
-  return undefined;
+  const file = lookupPath((candidate) => manifest.files.has(candidate), path);
+  return file === undefined ? undefined : [file, manifest.files.get(file)!];
+}
+
+/** Whether a decoded, checked path names a file of the website (no `fn`): see AppOptions.cdnServed. */
+export function cdnServedBy(manifest: AssetManifest): (path: string) => boolean {
+  return (path) => {
+    const found = entryFor(manifest, path);
+    return found !== undefined && !found[1].fn;
+  };
 }
 
 /** Documents up to this size are kept in memory once fetched, up to CACHE_BUDGET bytes in all. */

@@ -10,7 +10,7 @@ import { createApp, type App } from '../../functions/app.ts';
 import { DataStore } from '../../functions/data.ts';
 import { readServiceEnv } from '../../functions/env.ts';
 import { standardResponse } from '../../functions/memory-response.ts';
-import { createRemoteStaticResponder, forwardedAssetRequest } from '../../functions/static-remote.ts';
+import { cdnServedBy, createRemoteStaticResponder, forwardedAssetRequest } from '../../functions/static-remote.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import type { Logger } from '../../functions/types.ts';
 import { MANIFEST_PATH } from '../../contract/http-policy.ts';
@@ -52,6 +52,8 @@ async function createWorkerApp(env: Env): Promise<App> {
     data: new DataStore((path) => fetchAsset(path)),
     log,
     serveStatic,
+    // The audio comes through the Worker (for its ranges), yet is the website's: not counted, as on every host.
+    cdnServed: cdnServedBy(manifest),
     notFoundPage: (request) => serveStatic.notFoundPage(request),
     rateLimit: { store: new DurableObjectRateLimitStore(env.RATE_LIMIT, log) },
     singleUse: new DurableObjectSingleUseStore(env.SINGLE_USE),

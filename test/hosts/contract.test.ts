@@ -316,5 +316,14 @@ describe.each(['node', 'cloudflare'] as HostName[])('the contract\'s rate limit 
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(error.hint).toBeTruthy();
+    // The website's own files are not counted, here as on a CDN: with the budget spent, a listener still gets the
+    // page and seeks in the audio (which on Cloudflare the Worker answers, for its ranges).
+    for (const [path, range] of [['/episodes/003-beekeeping/', undefined], ['/audio/003-beekeeping.mp3', 'bytes=0-99'], ['/audio/003-beekeeping.mp3', 'bytes=5000-5099']] as const) {
+      const res = await fetch(`${server.url}${path}`, range ? { headers: { range } } : {});
+      expect(res.status, `${path} ${range ?? ''}`).toBe(range ? 206 : 200);
+      expect(res.headers.get('x-ratelimit-remaining'), path).toBeNull();
+      await res.arrayBuffer();
+    }
+    await expectEnvelope(await fetch(`${server.url}/episodes.json`), 429, 'rate_limited');
   });
 });
