@@ -1,13 +1,12 @@
 /**
  * `npm run preview:cloudflare`: serves the Cloudflare build locally in workerd (`wrangler dev`, offline, no
  * account), honouring HOST, PORT and SITE_URL like `npm start`. Builds first when there is no build for this
- * SITE_URL. Settings and secrets (SIGNING_KEY, RATE_LIMIT_MAX, ...) are passed to the Worker as its vars.
+ * SITE_URL and these tip settings. Settings and secrets (SIGNING_KEY, RATE_LIMIT_MAX, ...) are passed to the Worker as its vars.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readManifest } from '../node/static-store.ts';
-import { buildRefusal } from '../node/build-guard.ts';
+import { buildRefusal, builtForOtherSettings } from '../node/build-guard.ts';
 import { uploadPlan, writeCloudflareConfig } from './build.ts';
 import { assetLimitProblems } from './asset-plan.ts';
 import { SERVICE_ENV_HELP, SERVICE_ENV_NAMES } from '../../functions/env.ts';
@@ -26,9 +25,8 @@ const port = env.PORT || '4321';
 const siteUrl = (env.SITE_URL || '').replace(/\/+$/, '');
 
 const manifestFile = join(distDir, 'client', '_manifest.json');
-const stale = !existsSync(manifestFile) || (siteUrl && readManifest(join(distDir, 'client')).siteUrl !== siteUrl);
-if (stale) {
-  const reason = `no build for ${siteUrl || 'the configured site URL'}`;
+const reason = existsSync(manifestFile) ? builtForOtherSettings(join(distDir, 'client'), env) : `no build for ${siteUrl || 'the configured site URL'}`;
+if (reason) {
   const refused = buildRefusal(reason, { distDir, contentDir: env.CONTENT_DIR || 'content', named: Boolean(env.DIST_DIR), siteUrl: siteUrl || undefined });
   if (refused) {
     console.error(JSON.stringify({ level: 'error', msg: refused }));

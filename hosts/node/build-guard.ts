@@ -63,3 +63,39 @@ function realPath(path: string): string {
     return resolve(path);
   }
 }
+
+/** The environment's tip settings, with the field of service.json's show.tips each overrides (src/content/load.ts). */
+const TIP_SETTINGS = [
+  ['TIP_WALLET_ADDRESS', 'walletAddress'],
+  ['TIP_NETWORK', 'network'],
+  ['TIP_URL', 'url'],
+] as const;
+
+/**
+ * How the build in clientDir differs from the build-time settings in the environment, or undefined. Every absolute
+ * URL in a build (feed, documents, pages) was made from its SITE_URL; the tip settings are the build's too (/donate
+ * and every document that offers tips): served as built, a wallet address set for this deployment was ignored, and
+ * tips were offered to the content's placeholder.
+ */
+export function builtForOtherSettings(clientDir: string, vars: Record<string, string | undefined>): string | undefined {
+  const show = builtShow(clientDir);
+  const wanted = vars.SITE_URL?.trim().replace(/\/+$/, '');
+  if (wanted) {
+    const built = show?.siteUrl?.replace(/\/+$/, '');
+    if (built !== wanted) return `the build is for ${built ?? 'an unknown address'} but SITE_URL is ${wanted}`;
+  }
+  for (const [name, key] of TIP_SETTINGS) {
+    const value = vars[name];
+    if (value && value !== show?.tips?.[key]) return `the build's tip ${key} is ${show?.tips?.[key] ?? 'unset'} but ${name} is ${value}`;
+  }
+  return undefined;
+}
+
+/** What a build was made for (service.json's show: its address and tip settings), or undefined when it cannot be read. */
+function builtShow(clientDir: string): { siteUrl?: string; tips?: Partial<Record<(typeof TIP_SETTINGS)[number][1], string>> } | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(clientDir, 'service.json'), 'utf8')) as { show?: ReturnType<typeof builtShow> }).show;
+  } catch {
+    return undefined;
+  }
+}

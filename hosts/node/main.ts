@@ -11,7 +11,7 @@
  */
 import { enableCompileCache } from 'node:module';
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
@@ -27,7 +27,7 @@ import { loadStaticStore, manifestVersion } from './static-store.ts';
 import { MANIFEST_VERSION } from '../../contract/schemas/asset-manifest.ts';
 import { dataStoreOver, sharedStores } from './stores.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
-import { buildRefusal } from './build-guard.ts';
+import { buildRefusal, builtForOtherSettings } from './build-guard.ts';
 import { prepareSigningKey } from '../../functions/oauth/keys.ts';
 import { BadRequestError, MethodNotAllowedError, checkFraming, toRequest, writeResponse } from './node-http.ts';
 import { Connections, DRAIN_CHECK_MS, idleGrace } from './connections.ts';
@@ -57,13 +57,6 @@ export interface Service {
    */
   reload(reason?: string): Promise<boolean>;
 }
-
-/** The environment's tip settings, with the field of service.json's show.tips each overrides (src/content/load.ts). */
-const TIP_SETTINGS = [
-  ['TIP_WALLET_ADDRESS', 'walletAddress'],
-  ['TIP_NETWORK', 'network'],
-  ['TIP_URL', 'url'],
-] as const;
 
 /**
  * `astro build` into distDir, in a child process. A signal meant for the service while it builds (a process manager
@@ -419,18 +412,8 @@ function buildReason(clientDir: string, config: ServerConfig): string | undefine
   const marker = join(clientDir, 'episodes.json');
   if (!existsSync(marker)) return 'no build output found';
   // Every absolute URL in the build (feed, documents, pages) was made from the site address it was built for.
-  const show = builtShow(clientDir);
-  const wanted = config.vars.SITE_URL?.trim().replace(/\/+$/, '');
-  if (wanted) {
-    const built = show?.siteUrl?.replace(/\/+$/, '');
-    if (built !== wanted) return `the build is for ${built ?? 'an unknown address'} but SITE_URL is ${wanted}`;
-  }
-  // The tip settings are the build's too (/donate and every document that advertises it): served as built, a
-  // wallet address set for this deployment was ignored, and tips offered to the content's placeholder.
-  for (const [name, key] of TIP_SETTINGS) {
-    const value = config.vars[name];
-    if (value && value !== show?.tips?.[key]) return `the build's tip ${key} is ${show?.tips?.[key] ?? 'unset'} but ${name} is ${value}`;
-  }
+  const otherSettings = builtForOtherSettings(clientDir, config.vars);
+  if (otherSettings) return otherSettings;
   if (config.vars.DIST_DIR) return undefined;
   // Served as it is, an output of another version would be refused at start (readManifest says why).
   const version = manifestVersion(clientDir);
@@ -449,11 +432,3 @@ function buildReason(clientDir: string, config: ServerConfig): string | undefine
   return Math.max(newest(resolve(contentDir)), newest(resolve('public'))) > builtAt ? 'content changed since the last build' : undefined;
 }
 
-/** What a build was made for (service.json's show: its address and tip settings), or undefined when it cannot be read. */
-function builtShow(clientDir: string): { siteUrl?: string; tips?: Partial<Record<(typeof TIP_SETTINGS)[number][1], string>> } | undefined {
-  try {
-    return (JSON.parse(readFileSync(join(clientDir, 'service.json'), 'utf8')) as { show?: ReturnType<typeof builtShow> }).show;
-  } catch {
-    return undefined;
-  }
-}

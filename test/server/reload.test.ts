@@ -240,4 +240,16 @@ describe('npm run preview:cloudflare, which also builds first', () => {
     expect(run.stderr).toContain(`no build for the configured site URL in ${distDir} (DIST_DIR), which holds other files (notes.txt)`);
     expect(readFileSync(join(distDir, 'notes.txt'), 'utf8')).toBe('mine');
   });
+
+  it('does not serve a build made with other tip settings, like npm start', () => {
+    const distDir = copyOfSampleBuild('preview-tips');
+    const run = spawnSync(process.execPath, [join(ROOT, 'hosts/cloudflare/preview.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: distDir, TIP_URL: 'https://tips.example/pod', CONTENT_DIR: join(distDir, 'no-content') },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("the build's tip url is https://ko-fi.com/deepfield-example but TIP_URL is https://tips.example/pod, and there is no content/ here to rebuild it from");
+  });
 });
