@@ -83,18 +83,19 @@ export function safePath(raw: string): string | null {
   return path;
 }
 
-/** The file a URL path names: the path itself, or the directory's index.html; undefined when there is none. */
-export function lookupPath(has: (path: string) => boolean, path: string): string | undefined {
-  if (has(path)) return path;
-  const index = path.endsWith('/') ? `${path}index.html` : `${path}/index.html`;
-  return has(index) ? index : undefined;
+/** What `find` gives for the file a URL path names: the path itself, else the directory's index.html. */
+function atPathOrIndex<T>(find: (path: string) => T | undefined, path: string): T | undefined {
+  return find(path) ?? find(path.endsWith('/') ? `${path}index.html` : `${path}/index.html`);
 }
 
-/** The asset a URL path names: the file itself, or the directory's index.html. */
+/** The file a URL path names (see atPathOrIndex); undefined when there is none. */
+export function lookupPath(has: (path: string) => boolean, path: string): string | undefined {
+  return atPathOrIndex((candidate) => (has(candidate) ? candidate : undefined), path);
+}
+
+/** The asset a URL path names (see atPathOrIndex). */
 export function lookup(files: StaticFiles, path: string): StaticAsset | undefined {
-  const asset = files.get(path);
-  if (asset) return asset;
-  return path.endsWith('/') ? files.get(`${path}index.html`) : files.get(`${path}/index.html`);
+  return atPathOrIndex((candidate) => files.get(candidate), path);
 }
 
 export interface StaticResponder {
