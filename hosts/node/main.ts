@@ -277,7 +277,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`;
-  log.info('listening', { url, files: current.store.files.size, rateLimit: `${config.rateLimitMax}/${config.rateLimitWindowMs}ms`, store: config.redisUrl ? 'redis' : 'memory', astroFallback: Boolean(current.fallback) });
+  log.info('listening', { url, pid: process.pid, files: current.store.files.size, rateLimit: `${config.rateLimitMax}/${config.rateLimitWindowMs}ms`, store: config.redisUrl ? 'redis' : 'memory', astroFallback: Boolean(current.fallback) });
 
   let reloading: Promise<boolean> | undefined;
   const reload = (reason = 'reload') => {

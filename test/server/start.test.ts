@@ -26,7 +26,7 @@ describe('hosts/node/start.ts (Linux, glibc: the machines CI and the README targ
 
   it("is started by npm start with glibc's malloc settings already set (no second start), unless the operator set them", () => {
     const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-    const prefix = /^((?:\w+=\S*\s+)*)node /.exec(script)?.[1];
+    const prefix = /^((?:\w+=\S*\s+)*)exec node /.exec(script)?.[1];
     expect(prefix).toBeTruthy();
     const printed = (name: string, env: Record<string, string>) =>
       execFileSync('/bin/sh', ['-c', `${prefix}printenv ${name}`], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' }).trim();
@@ -48,6 +48,42 @@ describe('hosts/node/start.ts (Linux, glibc: the machines CI and the README targ
     servers.push(own);
     expect((await fetch(`${own.url}/status`)).status).toBe(200);
     expect(environ(own.process.pid!)).toMatchObject({ MALLOC_ARENA_MAX: MALLOC_SETTINGS.MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_: '65536' });
+  }, 60_000);
+});
+
+describe('a signal to npm start', () => {
+  it("reaches the server, not only npm and its shell: SIGTERM to npm's process drains and stops the service", async () => {
+    const { spawn } = await import('node:child_process');
+    const { createInterface } = await import('node:readline');
+    // What a process manager or `kill $!` signals is npm's own process. Through `sh -c` the server was a grandchild
+    // npm never signalled: it went on serving, orphaned, and a SIGHUP never reached it.
+    const npm = spawn('npm', ['start'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: inject('distDir') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    const exited = new Promise<number | null>((done) => npm.once('exit', (code) => done(code)));
+    const listening = new Promise<{ pid: number }>((done, fail) => {
+      for (const stream of [npm.stdout, npm.stderr]) {
+        createInterface({ input: stream }).on('line', (line) => {
+          lines.push(line);
+          if (line.includes('"msg":"listening"')) done(JSON.parse(line) as { pid: number });
+        });
+      }
+      void exited.then((code) => fail(new Error(`npm start exited (${code}) before listening:\n${lines.join('\n')}`)));
+    });
+    const { pid } = await listening;
+    try {
+      // The server is npm's own child: the script execs node in place of the shell.
+      expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]).toBe(String(npm.pid));
+      npm.kill('SIGTERM');
+      await exited;
+      expect(lines.some((l) => l.includes('"msg":"stopped"') && l.includes('"reason":"SIGTERM"'))).toBe(true);
+      expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    } finally {
+      // A server left behind by a failure here must not outlive the test.
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
+      npm.kill('SIGKILL');
+    }
   }, 60_000);
 });
 
