@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { buildSite, removeBuild } from './helpers/build.ts';
 
 export default async function setup(project: TestProject) {
-  // `UNIT=1 npx vitest run src functions` runs the unit tests alone without building the site.
+  // `UNIT=1 npx vitest run` runs the unit tests alone (vitest.config.ts) without building the site.
   if (process.env.UNIT === '1') return project.provide('distDir', '');
   const distDir = await buildSite({ name: 'sample' });
   project.provide('distDir', distDir);
