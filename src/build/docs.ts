@@ -41,7 +41,7 @@ rate-limit headers; errors use one envelope. Machine-readable descriptions: [Ope
 | GET | [/episodes.json](${u.episodesJson}) | Every episode (contract Episode), sorted by id ascending |
 | GET | [/search-index.json](${u.searchIndexJson}) | Episode id → title, description and transcript text |
 | GET | [/search/lunr-index.json](${u.lunrIndex}) | Prebuilt Lunr 2 index for offline search: episode metadata and where the transcript shards are (see below) |
-| GET | [/search/passages.json](${u.passages}) | Where the transcript passages are: one file per episode (see below) |
+| GET | [/search/passages.json](${u.passages}) | Where the transcript passages are: chunk files of each episode's passages (see below) |
 | GET | [/rss.xml](${u.rss}) | RSS 2.0 podcast feed with iTunes and Podcasting 2.0 tags |
 | GET | [/llms.txt](${u.llms}) | Plain-text briefing for assistant agents |
 | GET | /api/search?q=&limit=&offset= | Ranked search ([example](${u.search}?q=${encodeURIComponent(sampleEpisode?.topics?.[0] ?? 'episode')})) |
@@ -77,7 +77,7 @@ does not change the limit. Several server processes share the budget through Red
 process counts on its own (up to 60 per process per window) until it is back.
 
 Request framing: a request with two \`Host\` headers or a request line other than HTTP/1.0 or HTTP/1.1 is answered
-\`400 invalid_request\`; headers not complete within 10 seconds get \`408 request_timeout\`. Hints in error envelopes
+\`400 invalid_request\`; headers not complete within the server's header timeout (10 seconds unless its operator set another) get \`408 request_timeout\`. Hints in error envelopes
 name this service's own address, whatever \`Host\` the request carried.
 
 ## Search results

@@ -69,7 +69,7 @@ export function buildLlmsTxt(content: LoadedContent): string {
       'Constraints',
       [
         '- Read-only. No account is needed; an optional bearer token grants nothing extra.',
-        '- Rate limit: 60 requests per minute per client IP on every endpoint (headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset; 429 with Retry-After).',
+        '- Rate limit: 60 requests per minute per client IP on the API and every machine-readable document (headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset; 429 with Retry-After); the website\'s pages, scripts, images and audio are not counted.',
         '- `limit` is 1 to 50 (default 10); `offset` is 0 to 10000 (default 0); queries need at least 1 character.',
         '- Errors are JSON: `{"error": {"code", "message", "hint"}}`.',
         `- Tipping is voluntary: POST ${urls.donate} always answers 402 with payment options; nothing is ever behind a paywall.`,
@@ -97,8 +97,8 @@ export function buildLlmsTxt(content: LoadedContent): string {
       [
         link('Episodes', urls.episodesJson, 'every episode as JSON, sorted by id'),
         link('Search index', urls.searchIndexJson, 'episode id → title, description and transcript text'),
-        link('Lunr index', urls.lunrIndex, 'prebuilt Lunr 2 index of transcript passages; load with lunr.Index.load()'),
-        link('Transcript passages', urls.passages, 'the passages the Lunr index refers to, with start times'),
+        link('Lunr index', urls.lunrIndex, 'prebuilt Lunr 2 index of the episodes (title, description, guests, topics, chapters) for offline search; load with lunr.Index.load(); it says where the transcript shards are'),
+        link('Transcript passages', urls.passages, 'where the transcript passages are: the path of each chunk file of passages, with their start times'),
         link('OpenAPI description', urls.openapi, 'the whole HTTP interface'),
         link('API catalog', urls.apiCatalog, 'RFC 9727 linkset of every document and API'),
         link('Developer docs', urls.docsMd, 'parameters, errors, search syntax, limits'),

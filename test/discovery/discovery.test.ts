@@ -201,4 +201,22 @@ describe('/auth.md and the agent documents', () => {
     expect(links.size).toBeGreaterThan(10);
     expect(await broken(links)).toEqual([]);
   });
+
+  it('llms.txt and docs.md describe what the service does: what the rate limit counts, what the Lunr index and passages.json hold', async () => {
+    const llms = await (await get('/llms.txt')).text();
+    const docs = await (await get('/docs.md')).text();
+    // A page, unlike a document, carries no rate-limit headers: it is not counted.
+    expect((await get('/episodes/')).headers.get('x-ratelimit-limit')).toBeNull();
+    expect((await get('/episodes.json')).headers.get('x-ratelimit-limit')).toBe('100000');
+    expect(llms).toContain("the website's pages, scripts, images and audio are not counted");
+    expect(docs).toContain('pages, scripts, images and audio are not counted');
+    // The Lunr index holds the episodes' own fields; passages.json says where the chunk files are.
+    const lunr = (await (await get('/search/lunr-index.json')).json()) as { fields: string[] };
+    expect(lunr.fields).toEqual(['title', 'description', 'guests', 'topics', 'chapters']);
+    expect(llms).toContain('prebuilt Lunr 2 index of the episodes');
+    expect(llms).not.toContain('index of transcript passages');
+    const passages = (await (await get('/search/passages.json')).json()) as { passages: { path: string } };
+    expect(passages.passages.path).toMatch(/\{id\}-\{chunk\}/);
+    expect(docs).not.toContain('one file per episode');
+  });
 });

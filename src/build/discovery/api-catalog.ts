@@ -47,7 +47,7 @@ export function buildApiCatalog(content: Pick<LoadedContent, 'show'>): ApiCatalo
           json(u.episodesJson, 'Every episode (JSON)'),
           json(u.searchIndexJson, 'Search index: episode id → indexed text'),
           json(u.lunrIndex, 'Prebuilt Lunr index for offline search'),
-          json(u.passages, 'Transcript passages the Lunr index refers to'),
+          json(u.passages, 'Where the transcript passages are (their chunk files, with start times)'),
           { href: u.rss, type: 'application/rss+xml', title: 'RSS 2.0 podcast feed' },
           json(u.mcp, 'MCP server (GET: manifest, POST: JSON-RPC)'),
         ],
