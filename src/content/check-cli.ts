@@ -5,12 +5,14 @@ import { formatNotes, formatProblems } from './report.ts';
 
 const USAGE = `Usage: npm run check [-- DIR]
 
-  DIR   the content folder to check (default: content): podcast.yaml, episodes/, transcripts/, audio/`;
+  DIR   the content folder to check (default: CONTENT_DIR, as the build reads it, else content): podcast.yaml,
+        episodes/, transcripts/, audio/`;
 
 function readArgs() {
   const { values, positionals } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
   if (positionals.length > 1) throw new Error(`give one content folder, not ${positionals.length}`);
-  return { help: values.help ?? false, dir: positionals[0] ?? 'content' };
+  // The build's folder when none is given: the build's own message sends the editor here with CONTENT_DIR set.
+  return { help: values.help ?? false, dir: positionals[0] ?? (process.env.CONTENT_DIR || 'content') };
 }
 
 let args: ReturnType<typeof readArgs>;

@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { NotUtf8Error, readUtf8 } from './text-file.ts';
+import { RESERVED_SLUGS } from '../components/listing.ts';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { v5 as uuidv5 } from 'uuid';
@@ -118,16 +120,17 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
 
   const show = loadShow(contentDir, env, errors, rel);
 
-  const episodesDir = join(contentDir, 'episodes');
   const files = episodeFiles(contentDir);
-  if (!files.length) errors.push(`${rel(episodesDir)}: no episodes (*.md) found`);
+  if (!files.length) errors.push(`${rel(join(contentDir, 'episodes'))}: no episodes (*.md) found`);
 
   const episodes: LoadedEpisode[] = [];
   const idOwner = new Map<number, string>();
   const audioOwner = new Map<string, string>();
   const transcriptOwner = new Map<string, string>();
+  const guidOwner = new Map<string, string>();
+  const slugOwner = new Map<string, string>();
   for (const name of files) {
-    const path = join(episodesDir, name);
+    const path = join(contentDir, 'episodes', name);
     const episode = loadEpisode(path, rel(path), dirs, show, errors, rel);
     if (!episode) continue;
     // A duplicate id drops the episode, but its files are still checked below, so that one run lists every problem.
@@ -146,7 +149,23 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
         errors.push(`${episode.file}: the transcript would be published as /transcripts/${episode.srtFile}, which ${other} already uses; each episode needs its own transcript`);
       } else transcriptOwner.set(episode.srtFile, episode.file);
     }
+    // Podcast apps take two items with one guid for one episode: one of them would never be listed.
+    const guid = episode.guid ?? '';
+    const sameGuid = owner ? undefined : guidOwner.get(guid);
+    if (sameGuid) errors.push(`${episode.file}: guid "${guid}" is already used by ${sameGuid}; each episode needs its own (or none: one is derived from its id)`);
+    else guidOwner.set(guid, episode.file);
+    // Addresses differing only in case: two pages on the site, one file on a case-insensitive checkout (macOS, Windows).
+    const sameSlug = slugOwner.get(episode.slug.toLowerCase());
+    if (sameSlug) errors.push(`${episode.file}: its address /episodes/${episode.slug}/ differs only in case from ${sameSlug}'s; rename one of them`);
+    else slugOwner.set(episode.slug.toLowerCase(), episode.file);
     if (!owner) episodes.push(episode);
+  }
+  // Skipped by the *.md rule, an episode saved as .MD or .markdown would vanish from the site without a word.
+  const episodesDir = join(contentDir, 'episodes');
+  for (const name of existsSync(episodesDir) ? readdirSync(episodesDir) : []) {
+    if (/\.(md|markdown|mdown|mkd)$/i.test(name) && !name.endsWith('.md')) {
+      errors.push(`${rel(join(episodesDir, name))}: episode files end in ".md" (lower case); rename it ${name.replace(/\.[^.]+$/, '.md')}`);
+    }
   }
   episodes.sort((a, b) => a.id - b.id);
   keepSrtFacts();
@@ -194,7 +213,7 @@ function loadShow(contentDir: string, env: Env, errors: string[], rel: (p: strin
   }
   let raw: unknown;
   try {
-    raw = parseYaml(readFileSync(path, 'utf8'));
+    raw = parseYaml(readUtf8(path));
   } catch (e) {
     errors.push(`${rel(path)}: ${(e as Error).message}`);
     return null;
@@ -255,26 +274,31 @@ function loadEpisode(
     if (!existsSync(srtPath)) {
       errors.push(`${file}: ${transcriptField} "${transcriptName}" does not exist in ${rel(dirs.transcripts)}/`);
     } else {
-      const format = transcriptName.endsWith('.vtt') ? 'vtt' : 'srt';
-      if (format === 'srt' && cuesOnDemand) {
-        const { summary, digest, cues: made } = knownTranscript(srtPath, rel) ?? claimedTranscript(srtPath, () => summarisedSrt(srtPath, rel));
-        for (const p of summary.problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
-        if (!summary.problems.length) {
-          onDemand = { count: summary.count, lastEnd: summary.lastEnd, cues: made };
-          transcript = { path: srtPath, format, digest };
+      try {
+        const format = transcriptName.endsWith('.vtt') ? 'vtt' : 'srt';
+        if (format === 'srt' && cuesOnDemand) {
+          const { summary, digest, cues: made } = knownTranscript(srtPath, rel) ?? claimedTranscript(srtPath, () => summarisedSrt(srtPath, rel));
+          for (const p of summary.problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
+          if (!summary.problems.length) {
+            onDemand = { count: summary.count, lastEnd: summary.lastEnd, cues: made };
+            transcript = { path: srtPath, format, digest };
+          }
+        } else {
+          const {
+            parsed: { cues: parsedCues, problems },
+            digest,
+          } = claimedTranscript(srtPath, () => parseTranscript(format, readUtf8(srtPath)));
+          for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
+          if (!problems.length) {
+            // SubRip's cues are start, end and text already; WebVTT's carry their lines too, which pages do not show.
+            // (Copying a million cues of a 1,000-episode show was ~0.7 s on each of the build's three threads.)
+            cues = format === 'srt' ? parsedCues : parsedCues.map(({ start, end, text: t }) => ({ start, end, text: t }));
+            transcript = { path: srtPath, format, digest };
+          }
         }
-      } else {
-        const {
-          parsed: { cues: parsedCues, problems },
-          digest,
-        } = claimedTranscript(srtPath, () => parseTranscript(format, readFileSync(srtPath, 'utf8')));
-        for (const p of problems) errors.push(`${rel(srtPath)}:${p.line}: ${p.message}`);
-        if (!problems.length) {
-          // SubRip's cues are start, end and text already; WebVTT's carry their lines too, which pages do not show.
-          // (Copying a million cues of a 1,000-episode show was ~0.7 s on each of the build's three threads.)
-          cues = format === 'srt' ? parsedCues : parsedCues.map(({ start, end, text: t }) => ({ start, end, text: t }));
-          transcript = { path: srtPath, format, digest };
-        }
+      } catch (err) {
+        if (!(err instanceof NotUtf8Error)) throw err;
+        errors.push(`${rel(srtPath)}: ${err.message}`);
       }
     }
   }
@@ -313,9 +337,11 @@ function loadEpisode(
     }
     previous = { at, chapter };
   }
+  const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
+  const slugWrong = slugProblem(slug);
+  if (slugWrong) errors.push(`${file}: ${slugWrong}`);
   if (errors.length > before) return null;
 
-  const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
   const guid =
     fmData.guid ?? (show ? uuidv5(`episode/${fmData.id}`, show.guid) : `episode-${fmData.id}`);
   const { episodeType, audioLength: _audioLength, audioType, explicit, transcriptFile: _transcriptFile, ...contractFields } = fmData;
@@ -449,7 +475,14 @@ function episodeFields(path: string, file: string, errors: string[]): EpisodeFie
   const known = found && episodeFacts.known(path, found);
   if (known) return known;
   const readAt = Date.now();
-  const source = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  let source: string;
+  try {
+    source = readUtf8(path).replace(/^\uFEFF/, '');
+  } catch (err) {
+    if (!(err instanceof NotUtf8Error)) throw err;
+    errors.push(`${file}: ${err.message}`);
+    return null;
+  }
   const fm = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(source);
   if (!fm) {
     errors.push(`${file}: must start with YAML frontmatter between "---" lines`);
@@ -555,7 +588,7 @@ function decodedCues(bytes: Uint8Array | undefined, path: string, digest: string
 function summarisedSrt(path: string, rel: (p: string) => string): SummarisedSrt {
   const found = statSync(path);
   const readAt = Date.now();
-  const text = readFileSync(path, 'utf8');
+  const text = readUtf8(path);
   const digest = transcriptDigest(text);
   let bytes: Uint8Array | undefined = cachedParseBytes(parseSrtKeepingBlocks, text, CUES_CODEC, digest);
   let summary: ReturnType<typeof peekCues>;
@@ -658,3 +691,17 @@ function getPath(data: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
+/**
+ * Why an episode file's name cannot be its address (/episodes/<name>/), or undefined. Only URL-safe characters (RFC
+ * 3986's unreserved ones) are taken: with a space, "&", "#" or "?" in it, every link to the episode pointed elsewhere
+ * and answered 404. And not a name the episode list's own addresses use (the build failed on it late, after
+ * emptying its output).
+ */
+export function slugProblem(slug: string): string | undefined {
+  if (RESERVED_SLUGS.includes(slug)) {
+    return `the file name "${slug}" is an address the episode list uses (/episodes/${slug}/); rename the file (reserved: ${RESERVED_SLUGS.join(', ')})`;
+  }
+  if (/^[A-Za-z0-9][A-Za-z0-9._~-]*$/.test(slug)) return undefined;
+  const suggested = slug.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9._~-]+/g, '-').replace(/^[-._~]+|-+$/g, '');
+  return `the file name "${slug}" becomes the episode's address (/episodes/${slug}/), so it may hold only letters, digits, "-", "_", "." and "~", starting with a letter or digit${suggested ? `; rename it ${suggested}.md` : ''}`;
+}

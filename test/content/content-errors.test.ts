@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 /** A content folder in a temp dir; paths in messages are relative to it, as they are to the project root. */
-function fixture(files: Record<string, string>): string {
+function fixture(files: Record<string, string | Uint8Array>): string {
   const dir = mkdtempSync(join(tmpdir(), 'content-'));
   dirs.push(dir);
   const content = join(dir, 'content');
@@ -158,6 +158,13 @@ describe('content errors', () => {
     expect(run.stderr).toContain('content/episodes/002-b.md: unknown field "srtfile" (did you mean "srtFile"?)');
   });
 
+  it('npm run check reads CONTENT_DIR when given no folder, as the build does and as its message says', () => {
+    const dir = fixture({ 'episodes/001-a.md': valid(1, 'duration: "75:3"') });
+    const run = spawnSync(process.execPath, [join(ROOT, 'src/content/check-cli.ts')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CONTENT_DIR: join(dir, 'content') } });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('episodes/001-a.md: duration "75:3" must be MM:SS or HH:MM:SS');
+  });
+
   it('npm run check takes --help, and refuses an option or a second folder instead of checking a folder named so', () => {
     const check = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'src/content/check-cli.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
     const help = check('--help');
@@ -233,6 +240,51 @@ describe('content errors', () => {
     expect(errorsOf(dir)).toEqual([
       'content/episodes/002-b.md: id 1 is already used by content/episodes/001-a.md; ids must be unique',
       'content/episodes/002-b.md: audioFile "a.mp3" is already used by content/episodes/001-a.md; each episode needs its own MP3',
+    ]);
+  });
+
+  it('refuses an episode file name that is not a safe address, or one the episode list uses (links had answered 404; the build failed late)', () => {
+    const dir = fixture({
+      'episodes/016 Glass & Fire #1?.md': valid(16),
+      'episodes/oldest.md': valid(17),
+      'episodes/018-café.md': valid(18),
+      'episodes/019-ok_name.v2.md': valid(19),
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/episodes/016 Glass & Fire #1?.md: the file name "016 Glass & Fire #1?" becomes the episode\'s address (/episodes/016 Glass & Fire #1?/), so it may hold only letters, digits, "-", "_", "." and "~", starting with a letter or digit; rename it 016-glass-and-fire-1.md',
+      'content/episodes/018-café.md: the file name "018-café" becomes the episode\'s address (/episodes/018-café/), so it may hold only letters, digits, "-", "_", "." and "~", starting with a letter or digit; rename it 018-cafe.md',
+      'content/episodes/oldest.md: the file name "oldest" is an address the episode list uses (/episodes/oldest/); rename the file (reserved: oldest, guests, topics, page, season, guest, topic)',
+    ]);
+  });
+
+  it('refuses one guid on two episodes (apps would list one of them), addresses differing only in case, and an episode saved as .MD', () => {
+    const guid = 'guid: 11111111-2222-3333-4444-555555555555';
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, guid),
+      'episodes/002-b.md': valid(2, guid),
+      'episodes/003-c.md': valid(3),
+      'episodes/003-C.md': valid(4),
+      'episodes/005-e.MD': valid(5),
+      'episodes/006-f.markdown': valid(6),
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/episodes/002-b.md: guid "11111111-2222-3333-4444-555555555555" is already used by content/episodes/001-a.md; each episode needs its own (or none: one is derived from its id)',
+      "content/episodes/003-c.md: its address /episodes/003-c/ differs only in case from content/episodes/003-C.md's; rename one of them",
+      'content/episodes/005-e.MD: episode files end in ".md" (lower case); rename it 005-e.md',
+      'content/episodes/006-f.markdown: episode files end in ".md" (lower case); rename it 006-f.md',
+    ]);
+  });
+
+  it('refuses a file that is not UTF-8, naming its line (Windows-1252 had been published as "caf� cr�me")', () => {
+    const cp1252 = (text: string) => Uint8Array.from(text, (c) => ({ '—': 0x97, 'é': 0xe9, 'è': 0xe8, '“': 0x93, '”': 0x94 })[c] ?? c.charCodeAt(0));
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'srtFile: a.srt'),
+      'episodes/002-b.md': cp1252(valid(2).replace('Episode 2', 'Café — fire')),
+      'transcripts/a.srt': cp1252('1\n00:00:00,000 --> 00:00:04,000\nMaya: Welcome to Deep Field — café crème, “glass”\n'),
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/transcripts/a.srt: line 3 is not UTF-8 text (an accented letter or a curly quote saved as Windows-1252 or Latin-1, perhaps): save the file as UTF-8',
+      'content/episodes/002-b.md: line 4 is not UTF-8 text (an accented letter or a curly quote saved as Windows-1252 or Latin-1, perhaps): save the file as UTF-8',
     ]);
   });
 
