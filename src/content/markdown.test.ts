@@ -49,4 +49,13 @@ describe('markdownToHtml', () => {
   it('leaves the plain text (Episode.desc, the search index) to markdownToText', () => {
     expect(markdownToText('A *bold* [link](https://example.org).')).toBe('A bold link.');
   });
+
+  it('gives the words of HTML in the notes as the page shows them: blocks written as HTML kept, a script\'s body left out', () => {
+    expect(markdownToText('<p>Our guest is Jane Doe, a glassblower.</p>')).toBe('Our guest is Jane Doe, a glassblower.');
+    expect(markdownToText('<details><summary>Credits</summary>Music by X</details>')).toBe('Credits\nMusic by X');
+    expect(markdownToText('Intro.\n\n<div>Sponsored by Acme Glass.</div>\n\nOutro.')).toBe('Intro.\nSponsored by Acme Glass.\nOutro.');
+    expect(markdownToText('Text with <script>alert(1)</script> inline and here.')).toBe('Text with inline and here.');
+    expect(markdownToText('x <style>.a{}</style> y <textarea>no</textarea> z')).toBe('x y z');
+    expect(markdownToText('Tom &amp; Jerry <b>bold</b>\n\n<!-- a note to self -->\n\n- one\n- two')).toBe('Tom & Jerry bold\none\ntwo');
+  });
 });

@@ -40,11 +40,32 @@ export function markdownToHtml(markdown: string): string {
   return sanitizeHtml(marked.parse(markdown, { async: false }), NOTES_HTML_POLICY);
 }
 
-/** Show notes → plain text: the contract's Episode.desc, the feed's description and the search index. */
+/**
+ * Show notes → plain text: the contract's Episode.desc, the feed's description and the search index. HTML in the
+ * notes gives its words as the page shows them: a block written as HTML (<p>, <details>, <div>) had been left out,
+ * and the body of an inline <script> put in. (Everything it uses is inside it: its text is part of the identity
+ * the content cache keys episodes by, src/content/load.ts.)
+ */
 export function markdownToText(markdown: string): string {
+  // Elements whose content is never text a reader sees: an inline one's words stay out of the plain text.
+  const HIDDEN_ELEMENT = /^<(\/?)(script|style|textarea|noscript|template|iframe|object|select)\b[^>]*?(\/?)>$/i;
+  // Ends of block elements and line breaks: where the plain text starts a new line.
+  const HTML_BREAK = /<\/(?:p|div|li|h[1-6]|summary|details|blockquote|pre|tr|section|article|figcaption|dt|dd)\s*>|<br\s*\/?>/gi;
+  // The words of HTML as the page shows them (sanitize-html drops scripts and styles whole).
+  const htmlText = (html: string) => sanitizeHtml(html.replace(HTML_BREAK, '$&\n'), { allowedTags: [], allowedAttributes: {} });
   const parts: string[] = [];
+  let hiddenIn: string | undefined;
   const walk = (tokens: Token[]) => {
     for (const token of tokens) {
+      if (token.type === 'html') {
+        const tag = token.block ? undefined : HIDDEN_ELEMENT.exec(token.text.trim());
+        if (tag) {
+          if (tag[1]) hiddenIn = hiddenIn === tag[2]!.toLowerCase() ? undefined : hiddenIn;
+          else if (!tag[3]) hiddenIn ??= tag[2]!.toLowerCase();
+        } else if (!hiddenIn) parts.push(htmlText(token.text), token.block ? '\n' : '');
+        continue;
+      }
+      if (hiddenIn) continue;
       if ('tokens' in token && Array.isArray(token.tokens) && token.tokens.length) walk(token.tokens);
       else if (token.type === 'list') {
         for (const item of token.items) {
