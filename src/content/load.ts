@@ -171,7 +171,18 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
   keepSrtFacts();
   episodeFacts?.keep();
   if (errors.length || !show) return { content: null, errors, notes: [] };
-  return { content: { show, episodes, dirs }, errors, notes: unusedFiles(dirs, episodes, rel) };
+  return { content: { show, episodes, dirs }, errors, notes: [...futureEpisodes(episodes), ...unusedFiles(dirs, episodes, rel)] };
+}
+
+/**
+ * Episodes dated after today: a static site has no schedule, so such an episode is public from the build on, first
+ * in every list and feed (and the feed's lastBuildDate in the future). Said, not refused: an editor may mean it.
+ */
+function futureEpisodes(episodes: LoadedEpisode[]): string[] {
+  const today = new Date().toISOString().slice(0, 10);
+  return episodes
+    .filter((e) => e.date !== undefined && e.date > today)
+    .map((e) => `${e.file}: date ${e.date} is after today (${today}), but the episode is public as soon as the site is built, listed first; to publish it on that day, add the file then`);
 }
 
 /**

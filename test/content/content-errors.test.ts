@@ -288,6 +288,15 @@ describe('content errors', () => {
     ]);
   });
 
+  it('notes, without stopping the build, an episode dated after today: there is no schedule, it is public at once', () => {
+    const dir = fixture({ 'episodes/001-a.md': valid(1), 'episodes/002-b.md': valid(2).replace('2025-01-14', '2999-03-01') });
+    const { content, errors, notes } = loadContent(join(dir, 'content'), {}, dir);
+    expect(errors).toEqual([]);
+    expect(content!.episodes).toHaveLength(2);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^content\/episodes\/002-b\.md: date 2999-03-01 is after today \(\d{4}-\d\d-\d\d\), but the episode is public as soon as the site is built, listed first; to publish it on that day, add the file then$/);
+  });
+
   it('notes, without stopping the build, a transcript or audio file that no episode names', () => {
     const dir = fixture({
       'episodes/001-a.md': valid(1, 'audioFile: a.mp3\nsrtFile: a.srt'),
