@@ -319,8 +319,11 @@ function loadEpisode(
     errors.push(`${file}: audioFile and audioUrl are both set; keep one (a bundled file or a link to the audio elsewhere)`);
   } else if (fmData.audioFile) {
     const audioPath = join(dirs.audio, fmData.audioFile);
-    if (existsSync(audioPath)) audioBytes = statSync(audioPath).size;
-    else if (!show?.audioBaseUrl) {
+    if (existsSync(audioPath)) {
+      audioBytes = statSync(audioPath).size;
+      // An upload that failed half-way, or a placeholder: the feed's enclosure would offer apps nothing to play.
+      if (audioBytes === 0) errors.push(`${file}: audioFile "${fmData.audioFile}" is empty (0 bytes); put the episode's audio there`);
+    } else if (!show?.audioBaseUrl) {
       errors.push(`${file}: audioFile "${fmData.audioFile}" does not exist in ${rel(dirs.audio)}/ (or set audioBaseUrl in podcast.yaml)`);
     }
   }

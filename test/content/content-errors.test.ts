@@ -288,6 +288,11 @@ describe('content errors', () => {
     ]);
   });
 
+  it('refuses an empty audio file (the enclosure would offer apps nothing to play)', () => {
+    const dir = fixture({ 'episodes/001-a.md': valid(1, 'audioFile: a.mp3'), 'audio/a.mp3': '' });
+    expect(errorsOf(dir)).toEqual(['content/episodes/001-a.md: audioFile "a.mp3" is empty (0 bytes); put the episode\'s audio there']);
+  });
+
   it('notes, without stopping the build, an episode dated after today: there is no schedule, it is public at once', () => {
     const dir = fixture({ 'episodes/001-a.md': valid(1), 'episodes/002-b.md': valid(2).replace('2025-01-14', '2999-03-01') });
     const { content, errors, notes } = loadContent(join(dir, 'content'), {}, dir);
