@@ -36,7 +36,8 @@ export const DateString = z.string().refine(
     const d = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
   },
-  { message: 'must be a date YYYY-MM-DD' },
+  // "2025-02-30" is in the format and still wrong: the message says both.
+  { message: 'must be a real date written YYYY-MM-DD' },
 );
 
 export const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' });

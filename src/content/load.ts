@@ -686,14 +686,27 @@ function formatIssues(file: string, issues: z.core.$ZodIssue[], data: Record<str
         return `${file}: unknown field "${where}${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`;
       });
     }
-    const field = issue.path.join('.');
+    const field = fieldName(issue.path);
     const value = getPath(data, issue.path);
     if (value === undefined && issue.code === 'invalid_type') {
       return [`${file}: ${field} is required`];
     }
     const shown = value === undefined ? '' : ` ${JSON.stringify(value)}`;
-    return [`${file}: ${field}${shown} ${issue.message}`];
+    // YAML reads `start: 90` as a number, and zod says only "expected string": say how to write a time.
+    const time = typeof value === 'number' && /(^|\.)(start|duration)$/.test(issue.path.join('.'));
+    return [`${file}: ${field}${shown} ${time ? 'must be a time in quotes, MM:SS or HH:MM:SS (e.g. "01:30")' : issue.message}`];
   });
+}
+
+/** A field's path as an editor counts: `chapters.2.start` is the start of chapter 3. */
+function fieldName(path: PropertyKey[]): string {
+  const parts: string[] = [];
+  path.forEach((key, i) => {
+    const parent = path[i - 1];
+    if (typeof key === 'number' && typeof parent === 'string') parts[parts.length - 1] = `${parent.replace(/ies$/, 'y').replace(/s$/, '')} ${key + 1}`;
+    else parts.push(String(key));
+  });
+  return parts.join('.').replace(/ (\d+)\./g, " $1's ");
 }
 
 function getPath(data: unknown, path: PropertyKey[]): unknown {

@@ -86,9 +86,9 @@ describe('content errors', () => {
 
   it('reports a date that is not a date', () => {
     const dir = fixture({ 'episodes/001-a.md': episode('id: 1\nseason: 1\ntitle: A\ndate: 2025-02-30') });
-    expect(errorsOf(dir)).toEqual(['content/episodes/001-a.md: date "2025-02-30" must be a date YYYY-MM-DD']);
+    expect(errorsOf(dir)).toEqual(['content/episodes/001-a.md: date "2025-02-30" must be a real date written YYYY-MM-DD']);
     const dir2 = fixture({ 'episodes/001-a.md': episode('id: 1\nseason: 1\ntitle: A\ndate: last tuesday') });
-    expect(errorsOf(dir2)).toEqual(['content/episodes/001-a.md: date "last tuesday" must be a date YYYY-MM-DD']);
+    expect(errorsOf(dir2)).toEqual(['content/episodes/001-a.md: date "last tuesday" must be a real date written YYYY-MM-DD']);
   });
 
   it('reports a missing required field and a derived field typed by hand', () => {
@@ -288,6 +288,14 @@ describe('content errors', () => {
     ]);
   });
 
+  it('names a chapter as an editor counts it, and says how to write a time YAML read as a number', () => {
+    const dir = fixture({ 'episodes/001-a.md': valid(1, 'duration: "10:00"\nchapters:\n  - { start: "00:00", title: Intro }\n  - { start: "01:00", title: "" }\n  - { start: 90, title: Third }') });
+    expect(errorsOf(dir)).toEqual([
+      "content/episodes/001-a.md: chapter 2's title \"\" must not be empty",
+      'content/episodes/001-a.md: chapter 3\'s start 90 must be a time in quotes, MM:SS or HH:MM:SS (e.g. "01:30")',
+    ]);
+  });
+
   it('refuses an empty audio file (the enclosure would offer apps nothing to play)', () => {
     const dir = fixture({ 'episodes/001-a.md': valid(1, 'audioFile: a.mp3'), 'audio/a.mp3': '' });
     expect(errorsOf(dir)).toEqual(['content/episodes/001-a.md: audioFile "a.mp3" is empty (0 bytes); put the episode\'s audio there']);
@@ -352,7 +360,7 @@ describe('content errors', () => {
     expect(errorsOf(dir)).toEqual([
       'content/podcast.yaml: guid "not-a-uuid" must be a UUID such as ead4c236-bf58-58c6-a2c6-a6b28d128cb6',
       expect.stringMatching(/^content\/podcast.yaml: medium "radio" must be one of podcast, music, video/),
-      'content/podcast.yaml: hosts.0.href "about-maya" must be an absolute http(s) URL',
+      "content/podcast.yaml: host 1's href \"about-maya\" must be an absolute http(s) URL",
       'content/episodes/001-a.md: image "a.png" must be an absolute http(s) URL or a path on the site such as /episodes/1.png',
     ]);
   });
@@ -379,7 +387,7 @@ describe('content errors', () => {
     expect(output).toContain('4 problems');
     expect(output).toContain('content/podcast.yaml: categories.2.category "Technolgy" is not an Apple Podcasts category (did you mean "Technology"?)');
     expect(output).toContain('content/episodes/002-b.md: audioFile "a.mp3" is already used by');
-    expect(output).toContain('content/episodes/015-baddate.md: date "2025-02-30" must be a date YYYY-MM-DD');
+    expect(output).toContain('content/episodes/015-baddate.md: date "2025-02-30" must be a real date written YYYY-MM-DD');
     expect(output).toContain('content/transcripts/c.srt:6: expected a time line');
     expect(output).not.toMatch(/TypeError|\n\s+at /);
   }, 60_000);
