@@ -28,6 +28,13 @@ describe('parseSrt', () => {
     expect(parseSrt('1\n00:00:01,000 --> 00:00:05,000\nx\n\n2\n00:00:03,000 --> 00:00:06,000\ny\n').problems[0]).toMatchObject({ line: 6 });
   });
 
+  it('names the cue a missing blank line runs into (it had been "only 4 of 3 cues could be read", at line 1)', () => {
+    const srt = '1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n00:00:02,000 --> 00:00:03,000\nb\n3\n00:00:03,000 --> 00:00:04,000\nc\n';
+    expect(parseSrt(srt).problems).toEqual([{ line: 8, message: 'a blank line must come before cue 3 (every cue ends with an empty line)' }]);
+    // A number alone on a line of text is text.
+    expect(parseSrt('1\n00:00:01,000 --> 00:00:02,000\nThe answer is\n42\n').problems).toEqual([]);
+  });
+
   it('rejects an empty file', () => {
     expect(parseSrt('\n\n').problems).toEqual([{ line: 1, message: 'contains no cues' }]);
   });

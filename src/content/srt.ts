@@ -82,7 +82,14 @@ export function parseSrtBlocks(text: string): { blocks: SrtBlock[]; problems: Sr
     previousEnd = end;
     blocks++;
     i += 2;
-    while (i < lines.length && lines[i]!.trim() !== '') i++;
+    while (i < lines.length && lines[i]!.trim() !== '') {
+      // A cue number and time line inside a cue's text: the blank line before them is missing, and srt-parser-2
+      // would read the two cues as one (it had been reported as "only 4 of 3 cues could be read", at line 1).
+      if (/^\d+$/.test(lines[i]!.trim()) && TIME_LINE.test((lines[i + 1] ?? '').trim())) {
+        problems.push({ line: i + 1, message: `a blank line must come before cue ${lines[i]!.trim()} (every cue ends with an empty line)` });
+      }
+      i++;
+    }
   }
   if (blocks === 0 && problems.length === 0) problems.push({ line: 1, message: 'contains no cues' });
   if (problems.length) return { blocks: [], problems };
