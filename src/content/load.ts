@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { NotUtf8Error, readUtf8 } from './text-file.ts';
-import { RESERVED_SLUGS } from '../components/listing.ts';
+import { RESERVED_SLUGS, slugify } from '../components/listing.ts';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { v5 as uuidv5 } from 'uuid';
@@ -168,10 +168,38 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
     }
   }
   episodes.sort((a, b) => a.id - b.id);
+  errors.push(...facetClashes(episodes));
   keepSrtFacts();
   episodeFacts?.keep();
   if (errors.length || !show) return { content: null, errors, notes: [] };
   return { content: { show, episodes, dirs }, errors, notes: [...futureEpisodes(episodes), ...unusedFiles(dirs, episodes, rel)] };
+}
+
+/**
+ * Guests and topics whose names would share one listing page (/episodes/guest/<slug>/): "C++" and "C#" both became
+ * "c", and a name of punctuation alone "x". Names that differ only in case, accents or spacing are one name.
+ */
+function facetClashes(episodes: LoadedEpisode[]): string[] {
+  const problems: string[] = [];
+  const same = (label: string) => label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  for (const kind of ['guest', 'topic'] as const) {
+    const first = new Map<string, { label: string; file: string }>();
+    for (const e of episodes) {
+      for (const label of (kind === 'guest' ? e.guests : e.topics) ?? []) {
+        if (!/[\p{L}\p{N}]/u.test(label)) {
+          problems.push(`${e.file}: ${kind} "${label}" has no letter or digit to make its page's address from`);
+          continue;
+        }
+        const slug = slugify(label);
+        const seen = first.get(slug);
+        if (!seen) first.set(slug, { label, file: e.file });
+        else if (same(seen.label) !== same(label)) {
+          problems.push(`${e.file}: ${kind} "${label}" and "${seen.label}" (${seen.file}) would share one page, /episodes/${kind}/${slug}/; spell them alike if they are one, or tell them apart with letters or digits`);
+        }
+      }
+    }
+  }
+  return problems;
 }
 
 /**

@@ -296,6 +296,17 @@ describe('content errors', () => {
     ]);
   });
 
+  it('refuses guests or topics whose pages would be one ("C++" and "C#"), and a name with no letter or digit', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'topics: ["C++", "Glass"]\nguests: ["Inès Duarte"]'),
+      'episodes/002-b.md': valid(2, 'topics: ["C#", "glass", ".."]\nguests: ["ines  duarte"]'),
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/episodes/002-b.md: topic "C#" and "C++" (content/episodes/001-a.md) would share one page, /episodes/topic/c/; spell them alike if they are one, or tell them apart with letters or digits',
+      'content/episodes/002-b.md: topic ".." has no letter or digit to make its page\'s address from',
+    ]);
+  });
+
   it('refuses an empty audio file (the enclosure would offer apps nothing to play)', () => {
     const dir = fixture({ 'episodes/001-a.md': valid(1, 'audioFile: a.mp3'), 'audio/a.mp3': '' });
     expect(errorsOf(dir)).toEqual(['content/episodes/001-a.md: audioFile "a.mp3" is empty (0 bytes); put the episode\'s audio there']);
