@@ -25,7 +25,11 @@ declare const Bun: {
   }): { url: URL; pendingRequests: number; stop(closeActive?: boolean): Promise<void> };
 };
 
-exitOnArgs('npm run preview:bun', `Usage: npm run preview:bun [-- --help]\n\nServes the built podcast site and its API on Bun.\n\n${ENV_HELP}`);
+exitOnArgs(
+  'npm run preview:bun',
+  `Usage: npm run preview:bun [-- --help]\n\nServes the built podcast site and its API on Bun.\n\n${ENV_HELP}\n\n` +
+    `HEADERS_TIMEOUT_MS and IDLE_GC_MS are npm start's only: Bun's own parser reads the request headers (and closes a\nslow one after ~12 s), and Bun runs without --expose-gc.`,
+);
 const env = readConfig(process.env);
 const log = createLogger(env.logLevel);
 const store = loadStaticStore(resolve(env.distDir, 'client'), { maxBytes: env.staticCacheMb * 2 ** 20 });

@@ -16,7 +16,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 exitOnArgs(
   'npm run preview:cloudflare',
   `Usage: npm run preview:cloudflare [-- --help]\n\nServes the Cloudflare build locally in workerd (builds first when there is none for SITE_URL).\n\n` +
-    `Environment:\n  HOST, PORT     where to listen (default: localhost:4321)\n  DIST_DIR       the build (default: dist)\n${SERVICE_ENV_HELP}`,
+    `Environment:\n  HOST, PORT     where to listen (default: localhost:4321)\n  DIST_DIR       the build (default: dist)\n` +
+    // Not REDIS_URL (see PASSED below): the Worker's shared state is in Durable Objects.
+    `${SERVICE_ENV_HELP.split('\n').filter((line) => !line.startsWith('  REDIS_URL')).join('\n')}`,
 );
 const env = process.env;
 const distDir = resolve(env.DIST_DIR || 'dist');
