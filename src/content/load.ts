@@ -5,7 +5,8 @@
  * Every problem is collected (not only the first) as "file: field problem" so an editor can fix them all at once.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { estimateMp3, id3Size, MP3_HEAD_BYTES } from './mp3.ts';
 import { NotUtf8Error, readUtf8 } from './text-file.ts';
 import { RESERVED_SLUGS, slugify } from '../components/listing.ts';
 import { createRequire } from 'node:module';
@@ -124,6 +125,7 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
   if (!files.length) errors.push(`${rel(join(contentDir, 'episodes'))}: no episodes (*.md) found`);
 
   const episodes: LoadedEpisode[] = [];
+  const notes: string[] = [];
   const idOwner = new Map<number, string>();
   const audioOwner = new Map<string, string>();
   const transcriptOwner = new Map<string, string>();
@@ -131,7 +133,7 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
   const slugOwner = new Map<string, string>();
   for (const name of files) {
     const path = join(contentDir, 'episodes', name);
-    const episode = loadEpisode(path, rel(path), dirs, show, errors, rel);
+    const episode = loadEpisode(path, rel(path), dirs, show, errors, rel, notes);
     if (!episode) continue;
     // A duplicate id drops the episode, but its files are still checked below, so that one run lists every problem.
     const owner = idOwner.get(episode.id);
@@ -172,7 +174,7 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
   keepSrtFacts();
   episodeFacts?.keep();
   if (errors.length || !show) return { content: null, errors, notes: [] };
-  return { content: { show, episodes, dirs }, errors, notes: [...futureEpisodes(episodes), ...unusedFiles(dirs, episodes, rel)] };
+  return { content: { show, episodes, dirs }, errors, notes: [...notes, ...futureEpisodes(episodes), ...unusedFiles(dirs, episodes, rel)] };
 }
 
 /**
@@ -293,6 +295,7 @@ function loadEpisode(
   show: Show | null,
   errors: string[],
   rel: (p: string) => string,
+  notes: string[],
 ): LoadedEpisode | null {
   const fields = episodeFields(path, file, errors);
   if (!fields) return null;
@@ -351,6 +354,19 @@ function loadEpisode(
       audioBytes = statSync(audioPath).size;
       // An upload that failed half-way, or a placeholder: the feed's enclosure would offer apps nothing to play.
       if (audioBytes === 0) errors.push(`${file}: audioFile "${fmData.audioFile}" is empty (0 bytes); put the episode's audio there`);
+      else if (fmData.audioFile.endsWith('.mp3')) {
+        const heard = mp3Estimate(audioPath, audioBytes);
+        if (!heard) {
+          errors.push(`${file}: audioFile "${fmData.audioFile}" is not MP3 audio (no MPEG audio frame where its audio starts); export the episode as MP3`);
+        } else if (fmData.duration) {
+          // Players and apps show the stated duration: one far from what the file plays is a slip (another
+          // episode's, or the recording's before an edit). Noted, since the estimate reads only the file's start.
+          const stated = parseDuration(fmData.duration)!;
+          if (Math.abs(stated - heard.seconds) > Math.max(10, heard.seconds * 0.05)) {
+            notes.push(`${file}: duration "${fmData.duration}" but ${fmData.audioFile} plays about ${formatDuration(Math.round(heard.seconds))}; the feed and players show the duration`);
+          }
+        }
+      }
     } else if (!show?.audioBaseUrl) {
       errors.push(`${file}: audioFile "${fmData.audioFile}" does not exist in ${rel(dirs.audio)}/ (or set audioBaseUrl in podcast.yaml)`);
     }
@@ -759,4 +775,18 @@ export function slugProblem(slug: string): string | undefined {
   if (/^[A-Za-z0-9][A-Za-z0-9._~-]*$/.test(slug)) return undefined;
   const suggested = slug.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9._~-]+/g, '-').replace(/^[-._~]+|-+$/g, '');
   return `the file name "${slug}" becomes the episode's address (/episodes/${slug}/), so it may hold only letters, digits, "-", "_", "." and "~", starting with a letter or digit${suggested ? `; rename it ${suggested}.md` : ''}`;
+}
+
+/** estimateMp3 over the start of an MP3 file: its ID3 tag's header, then MP3_HEAD_BYTES from where the audio starts. */
+function mp3Estimate(path: string, size: number): { seconds: number } | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const tag = Buffer.alloc(10);
+    const start = id3Size(tag.subarray(0, readSync(fd, tag, 0, 10, 0)));
+    const head = Buffer.alloc(MP3_HEAD_BYTES);
+    const read = readSync(fd, head, 0, MP3_HEAD_BYTES, start);
+    return estimateMp3(head.subarray(0, read), size - start);
+  } finally {
+    closeSync(fd);
+  }
 }

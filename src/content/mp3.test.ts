@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { frameAt, mp3Info } from './mp3.ts';
+import { estimateMp3, frameAt, id3Size, mp3Info, MP3_HEAD_BYTES } from './mp3.ts';
 
 /** A silent MPEG-2 layer III frame header: 16 kbit/s, 16 kHz, mono (72 * 16000 / 16000 = 72 bytes). */
 function frame(): Uint8Array {
@@ -31,5 +31,23 @@ describe('mp3Info', () => {
   it('measures a committed sample episode', () => {
     const info = mp3Info(readFileSync(resolve(import.meta.dirname, '../../content/audio/011-tides.mp3')));
     expect(Math.abs(info.seconds - 758)).toBeLessThan(2);
+  });
+});
+
+describe('estimateMp3', () => {
+  it('reads the frame count of a LAME Xing/Info header: every sample episode within a second of its measured length', () => {
+    for (const name of ['001-sourdough.mp3', '011-tides.mp3', '013-chess.mp3']) {
+      const bytes = readFileSync(resolve(import.meta.dirname, '../../content/audio', name));
+      const start = id3Size(bytes);
+      const estimate = estimateMp3(bytes.subarray(start, start + MP3_HEAD_BYTES), bytes.length - start);
+      expect(Math.abs(estimate!.seconds - mp3Info(bytes).seconds), name).toBeLessThan(1);
+    }
+  });
+
+  it('takes a constant bit rate over the bytes when there is no such header, and finds no audio in text', () => {
+    const bytes = new Uint8Array(72 * 1000);
+    for (let i = 0; i < 1000; i++) bytes.set(frame(), i * 72);
+    expect(estimateMp3(bytes.subarray(0, MP3_HEAD_BYTES), bytes.length)!.seconds).toBeCloseTo(36, 5);
+    expect(estimateMp3(new TextEncoder().encode('TODO upload real audio'), 22)).toBeUndefined();
   });
 });

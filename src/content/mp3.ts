@@ -68,12 +68,8 @@ export interface Mp3Info {
 }
 
 export function mp3Info(bytes: Uint8Array): Mp3Info {
-  let offset = 0;
   // ID3v2: "ID3", version (2), flags (1), size (4 bytes, 7 bits each), plus a 10-byte footer when flagged.
-  if (bytes[0] === 0x49 && bytes[1] === 0x44 && bytes[2] === 0x33 && bytes.length >= 10) {
-    const size = ((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f);
-    offset = 10 + size + (bytes[5]! & 0x10 ? 10 : 0);
-  }
+  let offset = id3Size(bytes);
   let frames = 0;
   let samples = 0;
   let audioBytes = 0;
@@ -112,6 +108,44 @@ export function mp3Info(bytes: Uint8Array): Mp3Info {
 /** Seconds of audio in an MP3. */
 export function mp3Duration(bytes: Uint8Array): number {
   return mp3Info(bytes).seconds;
+}
+
+/** Bytes of an MP3's start that estimateMp3 needs: its ID3v2 tag's header, then this much past the tag. */
+export const MP3_HEAD_BYTES = 16 * 1024;
+
+/** The size of an ID3v2 tag at the start (0 when there is none): where the audio starts. */
+export function id3Size(bytes: Uint8Array): number {
+  if (!(bytes[0] === 0x49 && bytes[1] === 0x44 && bytes[2] === 0x33 && bytes.length >= 10)) return 0;
+  const size = ((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f);
+  return 10 + size + (bytes[5]! & 0x10 ? 10 : 0);
+}
+
+/**
+ * An MP3's playing time from its first frames alone (`head`: the bytes from where the audio starts, `audioBytes`:
+ * how many there are to the end), or undefined when they hold no MPEG audio frame: the frame count a Xing or Info
+ * header gives (LAME writes one), else the bit rate of a constant-rate stream. Reading the whole file (mp3Info)
+ * is exact, and too slow to do for every episode of a large show at every build.
+ */
+export function estimateMp3(head: Uint8Array, audioBytes: number): { seconds: number } | undefined {
+  for (let offset = 0; offset + 4 <= head.length; offset++) {
+    const frame = frameAt(head, offset);
+    if (!frame) continue;
+    const next = offset + frame.length;
+    // As in mp3Info: a sync must be followed by another frame, or it was a coincidence in other data.
+    if (next + 4 <= head.length && !frameAt(head, next) && !isTag(head, next)) continue;
+    const tag = String.fromCharCode(...head.subarray(offset + 4, offset + Math.min(frame.length, 48)));
+    const at = Math.max(tag.indexOf('Xing'), tag.indexOf('Info'));
+    if (at >= 0) {
+      const base = offset + 4 + at;
+      const flags = ((head[base + 4]! << 24) | (head[base + 5]! << 16) | (head[base + 6]! << 8) | head[base + 7]!) >>> 0;
+      if (flags & 1) {
+        const frames = ((head[base + 8]! << 24) | (head[base + 9]! << 16) | (head[base + 10]! << 8) | head[base + 11]!) >>> 0;
+        return { seconds: (frames * frame.samples) / frame.sampleRate };
+      }
+    }
+    return { seconds: ((audioBytes - offset) * 8) / (frame.bitrate * 1000) };
+  }
+  return undefined;
 }
 
 function isTag(bytes: Uint8Array, offset: number): boolean {

@@ -27,6 +27,14 @@ function fixture(files: Record<string, string | Uint8Array>): string {
   return dir;
 }
 
+/** Audio that is MP3: frames of 128 kbit/s at 44.1 kHz, 417 bytes each (~26 ms), silent. */
+const mp3 = (frames: number) => {
+  const frame = new Uint8Array(417);
+  frame.set([0xff, 0xfb, 0x90, 0x00]);
+  return Buffer.concat(Array.from({ length: frames }, () => frame));
+};
+const MP3 = mp3(4);
+
 const episode = (fields: string, body = 'Notes.') => `---\n${fields.trim()}\n---\n${body}\n`;
 const valid = (id: number, extra = '') => episode(`id: ${id}\nseason: 1\ntitle: Episode ${id}\ndate: 2025-01-14\n${extra}`);
 
@@ -221,7 +229,7 @@ describe('content errors', () => {
     const dir = fixture({
       'episodes/001-a.md': valid(1, 'audioFile: a.mp3\nsrtFile: a.srt'),
       'episodes/002-b.md': valid(2, 'audioFile: a.mp3\ntranscriptFile: a.vtt'),
-      'audio/a.mp3': 'ID3',
+      'audio/a.mp3': MP3,
       'transcripts/a.srt': SRT,
       'transcripts/a.vtt': 'WEBVTT\n\n00:00.000 --> 00:04.000\nok\n',
     });
@@ -235,7 +243,7 @@ describe('content errors', () => {
     const dir = fixture({
       'episodes/001-a.md': valid(1, 'audioFile: a.mp3'),
       'episodes/002-b.md': valid(1, 'audioFile: a.mp3'),
-      'audio/a.mp3': 'ID3',
+      'audio/a.mp3': MP3,
     });
     expect(errorsOf(dir)).toEqual([
       'content/episodes/002-b.md: id 1 is already used by content/episodes/001-a.md; ids must be unique',
@@ -307,9 +315,25 @@ describe('content errors', () => {
     ]);
   });
 
-  it('refuses an empty audio file (the enclosure would offer apps nothing to play)', () => {
-    const dir = fixture({ 'episodes/001-a.md': valid(1, 'audioFile: a.mp3'), 'audio/a.mp3': '' });
-    expect(errorsOf(dir)).toEqual(['content/episodes/001-a.md: audioFile "a.mp3" is empty (0 bytes); put the episode\'s audio there']);
+  it('refuses an empty audio file and one that is not MP3 (the enclosure would offer apps nothing to play)', () => {
+    const dir = fixture({
+      'episodes/001-a.md': valid(1, 'audioFile: a.mp3'),
+      'episodes/002-b.md': valid(2, 'audioFile: b.mp3'),
+      'audio/a.mp3': '',
+      'audio/b.mp3': 'TODO upload real audio',
+    });
+    expect(errorsOf(dir)).toEqual([
+      'content/episodes/001-a.md: audioFile "a.mp3" is empty (0 bytes); put the episode\'s audio there',
+      'content/episodes/002-b.md: audioFile "b.mp3" is not MP3 audio (no MPEG audio frame where its audio starts); export the episode as MP3',
+    ]);
+  });
+
+  it('notes a duration far from what the MP3 plays (players show the stated one)', () => {
+    // 1,150 frames of 1,152 samples at 44.1 kHz: 30 s.
+    const dir = fixture({ 'episodes/001-a.md': valid(1, 'audioFile: a.mp3\nduration: "45:00"'), 'episodes/002-b.md': valid(2, 'audioFile: b.mp3\nduration: "00:35"'), 'audio/a.mp3': mp3(1150), 'audio/b.mp3': mp3(1150) });
+    const { errors, notes } = loadContent(join(dir, 'content'), {}, dir);
+    expect(errors).toEqual([]);
+    expect(notes).toEqual(['content/episodes/001-a.md: duration "45:00" but a.mp3 plays about 00:30; the feed and players show the duration']);
   });
 
   it('notes, without stopping the build, an episode dated after today: there is no schedule, it is public at once', () => {
@@ -325,8 +349,8 @@ describe('content errors', () => {
     const dir = fixture({
       'episodes/001-a.md': valid(1, 'audioFile: a.mp3\nsrtFile: a.srt'),
       'episodes/002-b.md': valid(2),
-      'audio/a.mp3': 'ID3',
-      'audio/b.mp3': 'ID3',
+      'audio/a.mp3': MP3,
+      'audio/b.mp3': MP3,
       'audio/.DS_Store': '',
       'transcripts/a.srt': SRT,
       'transcripts/b.srt': SRT,
@@ -383,7 +407,7 @@ describe('content errors', () => {
       'episodes/015-baddate.md': episode('id: 15\nseason: 1\ntitle: Bad date\ndate: 2025-02-30'),
       'episodes/016-c.md': valid(16, 'srtFile: c.srt'),
       'transcripts/c.srt': '1\n00:00:00,000 --> 00:00:02,000\nok\n\n2\n00:00:02,000 --> later\nbroken\n',
-      'audio/a.mp3': 'ID3',
+      'audio/a.mp3': MP3,
     });
     writeFileSync(join(dir, 'content/podcast.yaml'), SHOW.replace('- category: Technology', '- category: Technolgy'));
     const outDir = join(dir, 'out');
