@@ -7,8 +7,8 @@
  * ranges; measured with bench/hosts.ts: a round trip to the assets layer per request made workerd's
  * /episodes.json ~30x slower than its /api/search). Larger ones are passed through to the platform's fetcher
  * per request, so an isolate's memory stays bounded. A platform may answer a range with the whole file (Workers
- * static assets do: their asset worker has no Range handling); then the range is cut from that body here, so the Accept-Ranges
- * advertised on seekable files holds on every platform.
+ * static assets do: their asset worker has no Range handling); then the range is cut from that body here, so the
+ * Accept-Ranges advertised on seekable files holds on every platform.
  */
 import { byteRange, createStaticResponder, ifRangeMatches, invalidPathResponse, lookupPath, notReadResponse, safePath, unsatisfiableRange, wantsHtmlPage, type StaticAsset } from './static.ts';
 import type { RequestContext } from './types.ts';

@@ -81,9 +81,10 @@ export function writeCloudflareConfig(distDir: string, options: CloudflareBuildO
 
 /**
  * Route patterns for the files players seek in (audio): the Worker answers them, because the assets layer answers
- * a range with the whole file and a 200 (its asset worker in workers-sdk, packages/workers-shared/asset-worker, has no Range handling),
- * and a podcast app could not seek. The Worker cuts the range from the asset (functions/static-remote.ts). A
- * folder whose files are all seekable is one pattern, so the list stays short at any number of episodes.
+ * a range with the whole file and a 200 (its asset worker in workers-sdk, packages/workers-shared/asset-worker,
+ * has no Range handling), and a podcast app could not seek. The Worker cuts the range from the asset
+ * (functions/static-remote.ts). A folder whose files are all seekable is one pattern, so the list stays short at
+ * any number of episodes.
  */
 export function seekablePatterns(manifest: AssetManifest): string[] {
   const folders = new Map<string, boolean>();
