@@ -102,12 +102,7 @@ export function positiveInt(vars: EnvVars, name: string, fallback: number, max =
 /** REDIS_URL as the Redis client takes it (redis:// or rediss://, with a host), checked at start rather than at first use. */
 function redisUrl(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    // named below
-  }
+  const url = parsedUrl(raw);
   if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
     throw new Error(`REDIS_URL must be redis://host:port (or rediss:// for TLS), got "${raw}"`);
   }
@@ -123,16 +118,20 @@ function allowedOrigins(raw: string | undefined): readonly string[] {
   const origins: string[] = [];
   for (const entry of (raw ?? '').split(',').map((e) => e.trim())) {
     if (!entry) continue;
-    let url: URL | undefined;
-    try {
-      url = new URL(entry);
-    } catch {
-      // named below
-    }
+    const url = parsedUrl(entry);
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username || entry.endsWith('#') || entry.endsWith('?')) {
       throw new Error(`MCP_ALLOWED_ORIGINS must list origins such as https://app.example or http://localhost:5173, comma-separated; "${entry}" is not one`);
     }
     origins.push(url.origin);
   }
   return origins;
+}
+
+/** The URL, or undefined when it does not parse: URL.parse, written out for a runtime that may lack it. */
+function parsedUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
 }
