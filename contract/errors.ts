@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, message: 'Nothing exists at this address.' },
   method_not_allowed: { status: 405, message: 'This HTTP method is not supported on this endpoint.' },
   not_acceptable: { status: 406, message: 'None of the accepted media types can be produced.' },
+  precondition_failed: { status: 412, message: 'The resource has changed since the version the request names.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'The request body has an unsupported content type.' },
   range_not_satisfiable: { status: 416, message: 'The requested range is not satisfiable.' },

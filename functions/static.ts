@@ -3,7 +3,8 @@
  * variants, ETags, content types, cache policy) was worked out when the files were loaded; per request this only
  * picks a representation and builds the Response:
  *
- * - conditional requests: If-None-Match (any variant's ETag; weak comparison) or If-Modified-Since → 304;
+ * - conditional requests (functions/conditional.ts): If-Match / If-Unmodified-Since → 412, If-None-Match /
+ *   If-Modified-Since → 304, each against the negotiated variant;
  * - content negotiation: br or gzip when the client accepts it and a smaller variant exists (Vary: Accept-Encoding);
  * - byte ranges on the identity bytes (players seek in MP3s): 206, or 416 when the range is outside the file;
  * - GET and HEAD only (OPTIONS: 204 with Allow; anything else: 405 with Allow).
@@ -11,6 +12,7 @@
  * Paths are decoded once and checked by safePath before any lookup: no `..` or `.` segment, backslash, NUL or
  * control character, however it was encoded, can reach the file map.
  */
+import { httpDate, preconditionStatus } from './conditional.ts';
 import { errorResponse } from './errors.ts';
 import { MemoryResponse, type HeaderPairs } from './memory-response.ts';
 import type { RequestContext } from './types.ts';
@@ -158,19 +160,17 @@ export function createStaticResponder(files: StaticFiles): StaticResponder {
 function serve(request: Request, asset: StaticAsset, status: 200 | 404): Response {
   const headers = request.headers;
   const compressible = asset.br !== undefined || asset.gzip !== undefined;
+  const variant = compressible ? negotiate(headers.get('accept-encoding'), asset) : asset.identity;
   if (status === 200) {
-    const inm = headers.get('if-none-match');
-    if (inm !== null ? etagMatches(inm, [asset.identity.etag, asset.br?.etag, asset.gzip?.etag]) : notModifiedSince(headers.get('if-modified-since'), asset)) {
-      const variant = compressible ? negotiate(headers.get('accept-encoding'), asset) : asset.identity;
-      return new MemoryResponse(null, null, { status: 304, headers: baseHeaders(asset, variant, compressible) });
-    }
+    const precondition = preconditionStatus(headers, { etag: variant.etag, mtimeSec: asset.mtimeSec });
+    if (precondition === 304) return new MemoryResponse(null, null, { status: 304, headers: baseHeaders(asset, variant, compressible) });
+    if (precondition === 412) return preconditionFailed(asset.path);
     const range = headers.get('range');
     if (range !== null && request.method === 'GET') {
       const partial = rangeResponse(range, headers.get('if-range'), asset, compressible);
       if (partial) return partial;
     }
   }
-  const variant = compressible ? negotiate(headers.get('accept-encoding'), asset) : asset.identity;
   // The 404 page stands for "nothing here", which may change at any moment: never cached, no validators.
   const out: HeaderPairs =
     status === 404
@@ -195,22 +195,6 @@ function baseHeaders(asset: StaticAsset, variant: StaticVariant, compressible: b
   return out;
 }
 
-/** If-None-Match against a document's ETags (any of its stored variants), weak comparison (RFC 9110 §13.1.2). */
-export function etagMatches(header: string, etags: ReadonlyArray<string | undefined>): boolean {
-  if (header.trim() === '*') return true;
-  for (const raw of header.split(',')) {
-    const tag = raw.trim().replace(/^W\//, '');
-    if (etags.includes(tag)) return true;
-  }
-  return false;
-}
-
-function notModifiedSince(header: string | null, asset: StaticAsset): boolean {
-  if (!header) return false;
-  const since = Date.parse(header);
-  return Number.isFinite(since) && asset.mtimeSec * 1000 <= since;
-}
-
 /** Accept-Encoding strings repeat (every browser sends the same few): remember the answer per string. */
 const preferenceCache = new Map<string, Encoding[]>();
 
@@ -230,17 +214,22 @@ function negotiate(header: string | null, asset: StaticAsset): StaticVariant {
   return asset.identity;
 }
 
+/** RFC 9110 §12.4.2's qvalue: 0 to 1, at most three decimals. */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
 /** The accepted encodings among br and gzip, best first. */
 export function encodingPreference(header: string): Encoding[] {
   const q = new Map<string, number>();
   for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const [rawName, ...params] = part.toLowerCase().split(';');
+    const name = rawName.trim();
     if (!name) continue;
     let weight = 1;
     for (const p of params) {
-      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p);
-      if (m) weight = Number(m[1]);
+      const m = /^\s*q\s*=\s*(\S*)\s*$/.exec(p);
+      if (m) weight = QVALUE.test(m[1]) ? Number(m[1]) : NaN;
     }
+    // A malformed weight (q=-1, q=, q=abc) leaves the coding unlisted rather than read as q=1, the most wanted.
     if (Number.isFinite(weight)) q.set(name, weight);
   }
   const star = q.get('*');
@@ -271,7 +260,7 @@ function rangeResponse(header: string, ifRange: string | null, asset: StaticAsse
 export function ifRangeMatches(ifRange: string | null, etag: string, mtimeSec?: number): boolean {
   if (ifRange === null) return true;
   if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === etag;
-  return mtimeSec !== undefined && Date.parse(ifRange) === mtimeSec * 1000;
+  return mtimeSec !== undefined && httpDate(ifRange) === mtimeSec * 1000;
 }
 
 /**
@@ -279,7 +268,8 @@ export function ifRangeMatches(ifRange: string | null, etag: string, mtimeSec?: 
  * lies outside the file, undefined when the whole file is the answer (several ranges, or a header not understood).
  */
 export function byteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  // Range units are case-insensitive (RFC 9110 §14.1).
+  const m = /^bytes=(\d*)-(\d*)$/i.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return undefined;
   if (m[1] === '') {
     const suffix = Number(m[2]);
@@ -290,6 +280,14 @@ export function byteRange(header: string, size: number): { start: number; end: n
   if (m[2] !== '' && Number(m[2]) < start) return undefined;
   if (start >= size) return 'unsatisfiable';
   return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) };
+}
+
+/** The 412 for a GET or HEAD whose If-Match or If-Unmodified-Since names another version of the file. */
+export function preconditionFailed(path: string): Response {
+  return errorResponse('precondition_failed', {
+    message: `${path} has changed since the version the If-Match or If-Unmodified-Since header names.`,
+    hint: 'Send the ETag or Last-Modified of a response you received from this address, or drop the header to get the current version.',
+  });
 }
 
 /** The 416 for a range outside a file of `size` bytes. */

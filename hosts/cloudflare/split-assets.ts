@@ -6,7 +6,8 @@
  * A range is answered from the parts it spans only, so a player seeking near the end of a long episode does not
  * make the Worker read the episode from its start.
  */
-import { byteRange, etagMatches, ifRangeMatches, unsatisfiableRange } from '../../functions/static.ts';
+import { preconditionStatus } from '../../functions/conditional.ts';
+import { byteRange, ifRangeMatches, preconditionFailed, unsatisfiableRange } from '../../functions/static.ts';
 import { sliceBody } from '../../functions/static-remote.ts';
 
 /** Where the build lists the files it split (a JSON object; `{}` when none). */
@@ -57,8 +58,9 @@ function joinedResponse(assets: AssetFetcher, origin: string, request: Request, 
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } });
   }
-  const inm = request.headers.get('if-none-match');
-  if (inm !== null && etagMatches(inm, [file.etag])) return new Response(null, { status: 304, headers });
+  const precondition = preconditionStatus(request.headers, { etag: file.etag });
+  if (precondition === 304) return new Response(null, { status: 304, headers });
+  if (precondition === 412) return preconditionFailed(new URL(request.url).pathname);
   headers.set('Content-Length', String(file.size));
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
   const header = request.headers.get('range');

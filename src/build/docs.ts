@@ -76,6 +76,13 @@ and seeking in an episode never spend an app's budget; their answers carry no ra
 does not change the limit. Several server processes share the budget through Redis; while Redis is unreachable each
 process counts on its own (up to 60 per process per window) until it is back.
 
+Caching: every prebuilt document (the JSON documents, the feed, transcripts, chapters, audio, pages) carries an
+\`ETag\` (one per encoding: br, gzip and identity bytes differ) and \`Last-Modified\`. \`If-None-Match\` naming the
+ETag of the encoding you would be sent, or \`If-Modified-Since\`, gets \`304\`; \`If-Match\` or \`If-Unmodified-Since\`
+naming another version gets \`412 precondition_failed\`. \`Range\` works on every file (\`206\`, or \`416\` outside it);
+\`If-Range\` takes the identity ETag or the Last-Modified date. Behind a CDN, the website's pages, images and audio
+carry the CDN's own validators.
+
 Request framing: a request with two \`Host\` headers or a request line other than HTTP/1.0 or HTTP/1.1 is answered
 \`400 invalid_request\`; headers not complete within the server's header timeout (10 seconds unless its operator set another) get \`408 request_timeout\`. Hints in error envelopes
 name this service's own address, whatever \`Host\` the request carried.

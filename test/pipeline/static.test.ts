@@ -97,7 +97,7 @@ describe('the header set on a 200 of each prebuilt document', () => {
 });
 
 describe('conditional requests', () => {
-  it('answers 304 to a matching If-None-Match (any variant, weak or strong) and to If-Modified-Since', async () => {
+  it('answers 304 to an If-None-Match naming the negotiated variant (weak or strong) and to If-Modified-Since', async () => {
     const first = await raw(server.url, '/rss.xml', { headers: { 'accept-encoding': 'identity' } });
     const etag = first.headers.etag!;
     for (const inm of [etag, `W/${etag}`, `"nope", ${etag}`, '*']) {
@@ -119,6 +119,44 @@ describe('conditional requests', () => {
     expect(stale.status).toBe(200);
     const older = await raw(server.url, '/rss.xml', { headers: { 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT', 'accept-encoding': 'identity' } });
     expect(older.status).toBe(200);
+  });
+
+  it("a 304 names the ETag of what the client would be sent: another encoding's ETag is another version", async () => {
+    const gz = (await raw(server.url, '/rss.xml', { headers: { 'accept-encoding': 'gzip' } })).headers.etag!;
+    const br = (await raw(server.url, '/rss.xml', { headers: { 'accept-encoding': 'br' } })).headers.etag!;
+    expect(gz).not.toBe(br);
+    // A cache holding the gzip copy asks with its ETag but now accepts br: it gets the br body, not a 304 that
+    // would name an ETag it does not hold (RFC 9111 §4.3.4: such a 304 updates nothing).
+    const other = await raw(server.url, '/rss.xml', { headers: { 'if-none-match': gz, 'accept-encoding': 'br' } });
+    expect(other.status).toBe(200);
+    expect(other.headers.etag).toBe(br);
+    expect(other.headers['content-encoding']).toBe('br');
+    const identity = await raw(server.url, '/rss.xml', { headers: { 'if-none-match': br, 'accept-encoding': 'identity' } });
+    expect(identity.status).toBe(200);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('ignores an If-Modified-Since that is not an HTTP-date or lies in the future', async () => {
+    for (const since of ['2100', '2100-01-01T00:00:00Z', 'Fri, 01 Jan 2100 00:00:00 GMT', 'yesterday']) {
+      const res = await raw(server.url, '/rss.xml', { headers: { 'if-modified-since': since, 'accept-encoding': 'identity' } });
+      expect(res.status, since).toBe(200);
+    }
+  });
+
+  it('answers 412 when If-Match or If-Unmodified-Since names another version, and the document when they hold', async () => {
+    const current = await raw(server.url, '/llms.txt', { headers: { 'accept-encoding': 'identity' } });
+    for (const headers of [{ 'if-match': '"nomatch"' }, { 'if-match': `W/${current.headers.etag!}` }, { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' }]) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await raw(server.url, '/llms.txt', { method, headers: { ...headers, 'accept-encoding': 'identity' } });
+        expect(res.status, `${method} ${JSON.stringify(headers)}`).toBe(412);
+        if (method === 'GET') expect(ErrorEnvelopeSchema.parse(JSON.parse(res.body.toString())).error.code).toBe('precondition_failed');
+      }
+    }
+    for (const headers of [{ 'if-match': current.headers.etag! }, { 'if-match': '*' }, { 'if-unmodified-since': current.headers['last-modified']! }]) {
+      const res = await raw(server.url, '/llms.txt', { headers: { ...headers, 'accept-encoding': 'identity' } });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(res.body.equals(current.body)).toBe(true);
+    }
   });
 });
 
@@ -205,6 +243,13 @@ describe('byte ranges on audio', () => {
     const current = (await raw(server.url, path, { method: 'HEAD' })).headers.etag!;
     const same = await raw(server.url, path, { headers: { range: 'bytes=0-9', 'if-range': current } });
     expect(same.status).toBe(206);
+  });
+
+  it('reads the range unit in any case (RFC 9110 §14.1)', async () => {
+    const path = `/audio/${firstAudio()}`;
+    const res = await raw(server.url, path, { headers: { range: 'Bytes=0-9' } });
+    expect(res.status).toBe(206);
+    expect(res.body.equals(file(path).subarray(0, 10))).toBe(true);
   });
 });
 

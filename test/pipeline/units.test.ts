@@ -114,6 +114,13 @@ describe('Accept-Encoding', () => {
     expect(encodingPreference('*')).toEqual(['br', 'gzip']);
     expect(encodingPreference('*;q=0.1, gzip;q=0')).toEqual(['br']);
     expect(encodingPreference('identity')).toEqual([]);
+    // Whitespace before the ';' is allowed (OWS); a malformed weight leaves the coding unlisted, not wanted most.
+    expect(encodingPreference('gzip ;q=0.5')).toEqual(['gzip']);
+    expect(encodingPreference('br;q=-1, gzip')).toEqual(['gzip']);
+    expect(encodingPreference('gzip,br;q=')).toEqual(['gzip']);
+    expect(encodingPreference('gzip;q=abc')).toEqual([]);
+    expect(encodingPreference('br;q=1.5, gzip;q=0.2')).toEqual(['gzip']);
+    expect(encodingPreference('BR;Q=0.9, gzip;q=0.8')).toEqual(['br', 'gzip']);
   });
 });
 
