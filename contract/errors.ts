@@ -18,10 +18,12 @@ export const ERROR_CODES = {
   precondition_failed: { status: 412, message: 'The resource has changed since the version the request names.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'The request body has an unsupported content type.' },
+  uri_too_long: { status: 414, message: 'The request URL is too long.' },
   range_not_satisfiable: { status: 416, message: 'The requested range is not satisfiable.' },
   rate_limited: { status: 429, message: 'Too many requests: the rate limit for this window is used up.' },
   request_timeout: { status: 408, message: 'The request body was not received in time.' },
   internal_error: { status: 500, message: 'Something went wrong on our side. Please try again.' },
+  not_implemented: { status: 501, message: 'This HTTP method is not implemented by the service.' },
   unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -25,6 +25,7 @@ import { ENV_HELP, exitOnArgs, readConfig, type ServerConfig } from './config.ts
 import { createLogger, type ServerLogger } from './log.ts';
 import { loadStaticStore, manifestVersion } from './static-store.ts';
 import { MANIFEST_VERSION } from '../../contract/schemas/asset-manifest.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
 import { dataStoreOver, sharedStores } from './stores.ts';
 import { loadAstroFallback } from './astro-bridge.ts';
 import { buildRefusal, builtForOtherSettings } from './build-guard.ts';
@@ -84,6 +85,27 @@ async function buildOnce(distDir: string): Promise<{ status: number | null; stop
   } finally {
     for (const signal of signals) process.off(signal, pass);
   }
+}
+
+/**
+ * What a request node:http could not parse is told (RFC 9110): a request line alone over half the header budget is
+ * a URL too long (414), the rest of an overflow is the headers (431); a method llhttp does not know (`FOO`, or `get`:
+ * methods are case-sensitive) is one this server does not implement (501), not a malformed request.
+ */
+export function clientErrorAnswer(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, headersTimeoutMs: number): [string, ErrorCode, string] {
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    const raw = err.rawPacket;
+    const lineEnd = raw?.indexOf('\r\n') ?? -1;
+    const inRequestLine = raw !== undefined && /^[!#-'*+.^`|~\w-]+ /.test(raw.subarray(0, 32).toString('latin1')) && (lineEnd < 0 || lineEnd > maxHeaderSize / 2);
+    return inRequestLine
+      ? ['414 URI Too Long', 'uri_too_long', `The URL is too long: keep the request line under ${Math.floor(maxHeaderSize / 2 / 1024)} KB (send a long query to POST /ask as a JSON body).`]
+      : ['431 Request Header Fields Too Large', 'invalid_request', `The request line and headers are too large: over ${Math.floor(maxHeaderSize / 1024)} KB together.`];
+  }
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['408 Request Timeout', 'request_timeout', `The request was not received in time (headers within ${headersTimeoutMs / 1000} s).`];
+  // (Only a method token followed by its space is a method; `GET` alone, or a line that starts with a space, is not.)
+  const method = err.code === 'HPE_INVALID_METHOD' ? /^[!#-'*+.^`|~\w-]{1,24}(?= )/.exec(err.rawPacket?.subarray(0, 32).toString('latin1') ?? '')?.[0] : undefined;
+  if (method) return ['501 Not Implemented', 'not_implemented', `The method ${method} is not implemented here (methods are case-sensitive): use GET, HEAD, POST or OPTIONS.`];
+  return ['400 Bad Request', 'invalid_request', 'The request is not valid HTTP/1.1.'];
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
@@ -248,12 +270,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // Unparseable HTTP (bad request line, oversized headers) or too slow (headers not complete within
     // HEADERS_TIMEOUT_MS, the whole request within its deadline): answered in the contract's envelope, then closed.
     if (socket.writable && !socket.writableEnded) {
-      const [status, code, message] =
-        err.code === 'HPE_HEADER_OVERFLOW'
-          ? ['431 Request Header Fields Too Large', 'invalid_request', `The request line and headers are too large: over ${Math.floor(maxHeaderSize / 1024)} KB together (a long URL counts too).`]
-          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? ['408 Request Timeout', 'request_timeout', `The request was not received in time (headers within ${config.headersTimeoutMs / 1000} s).`]
-            : ['400 Bad Request', 'invalid_request', 'The request is not valid HTTP/1.1.'];
+      const [status, code, message] = clientErrorAnswer(err, config.headersTimeoutMs);
       const body = JSON.stringify({ error: { code, message } });
       socket.end(
         `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

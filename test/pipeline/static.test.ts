@@ -145,14 +145,16 @@ describe('conditional requests', () => {
 
   it('answers 412 when If-Match or If-Unmodified-Since names another version, and the document when they hold', async () => {
     const current = await raw(server.url, '/llms.txt', { headers: { 'accept-encoding': 'identity' } });
-    for (const headers of [{ 'if-match': '"nomatch"' }, { 'if-match': `W/${current.headers.etag!}` }, { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' }]) {
+    const refused: Array<Record<string, string>> = [{ 'if-match': '"nomatch"' }, { 'if-match': `W/${current.headers.etag!}` }, { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' }];
+    for (const headers of refused) {
       for (const method of ['GET', 'HEAD']) {
         const res = await raw(server.url, '/llms.txt', { method, headers: { ...headers, 'accept-encoding': 'identity' } });
         expect(res.status, `${method} ${JSON.stringify(headers)}`).toBe(412);
         if (method === 'GET') expect(ErrorEnvelopeSchema.parse(JSON.parse(res.body.toString())).error.code).toBe('precondition_failed');
       }
     }
-    for (const headers of [{ 'if-match': current.headers.etag! }, { 'if-match': '*' }, { 'if-unmodified-since': current.headers['last-modified']! }]) {
+    const held: Array<Record<string, string>> = [{ 'if-match': current.headers.etag! }, { 'if-match': '*' }, { 'if-unmodified-since': current.headers['last-modified']! }];
+    for (const headers of held) {
       const res = await raw(server.url, '/llms.txt', { headers: { ...headers, 'accept-encoding': 'identity' } });
       expect(res.status, JSON.stringify(headers)).toBe(200);
       expect(res.body.equals(current.body)).toBe(true);

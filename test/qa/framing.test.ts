@@ -97,6 +97,29 @@ describe('framing', () => {
   });
 });
 
+describe('what node:http cannot parse', () => {
+  it('a URL over half the header budget is 414, oversized headers 431, each in the envelope', async () => {
+    const long = await rawSocket(server.port, `GET /api/search?q=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: a\r\n\r\n`);
+    expect(long.status).toBe(414);
+    expect(envelopeOf(long.text).code).toBe('uri_too_long');
+    expect(envelopeOf(long.text).message).toMatch(/POST \/ask/);
+    const headers = await rawSocket(server.port, `GET /status HTTP/1.1\r\nHost: a\r\nCookie: a=${'b'.repeat(17_000)}\r\n\r\n`);
+    expect(headers.status).toBe(431);
+    expect(envelopeOf(headers.text).code).toBe('invalid_request');
+  });
+
+  it('a method the server does not know is 501 not_implemented naming it; methods are case-sensitive', async () => {
+    for (const method of ['FOO', 'get', 'BREW']) {
+      const res = await rawSocket(server.port, `${method} /status HTTP/1.1\r\nHost: a\r\n\r\n`);
+      expect(res.status, method).toBe(501);
+      expect(res.text).toMatch(/\r\nconnection: close\r\n/i);
+      const error = envelopeOf(res.text);
+      expect(error.code).toBe('not_implemented');
+      expect(error.message).toContain(method);
+    }
+  });
+});
+
 describe('slow clients', () => {
   it('cuts a client whose headers are not complete within HEADERS_TIMEOUT_MS, with 408 and the envelope', async () => {
     const started = performance.now();
