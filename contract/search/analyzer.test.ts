@@ -80,3 +80,16 @@ describe('Analyzer.wordSpans, against the pattern it replaces', () => {
     }
   });
 });
+
+describe('Analyzer.term, English possessives and contractions', () => {
+  it("indexes a possessive or contracted 's as the word it belongs to, and leaves other apostrophes", async () => {
+    const analyzer = new Analyzer(await loadLanguage('en'));
+    for (const word of ["queen's", 'queen’s', 'Queen’s', "queens'", 'queen']) expect(analyzer.term(word), word).toBe('queen');
+    // "that's" and "it's" are their stop words, not the terms `that'` and `it'` of every other sentence.
+    for (const word of ["it's", 'That’s', "there's", "let's"]) expect(analyzer.term(word), word).toBeNull();
+    expect(analyzer.term("o'clock")).toBe("o'clock");
+    expect(analyzer.term("don't")).toBe("don't");
+    expect(analyzer.term("'s")).toBe('s');
+    expect(analyzer.words("the queen's pheromone").map((w) => w.text)).toEqual(['the', 'queen', 'pheromone']);
+  });
+});

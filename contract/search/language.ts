@@ -74,6 +74,19 @@ export function loadLanguage(key: string): Promise<LanguageSupport> {
   return pending;
 }
 
+/**
+ * Lunr's English trimmer keeps an apostrophe inside a word, so "the queen's pheromone" was indexed as `queen'` (the
+ * stemmer's cut of "queen's") and a listener's "queen" never found it. A possessive or contracted 's goes with the
+ * punctuation ("it's" is then the stop word "it"); other apostrophes stay ("o'clock", "don't"). Registered so that
+ * the pipeline serializes; only the index pipeline runs it (and Analyzer#normalize, which queries go through): the
+ * search pipeline a Lunr client loads stays Lunr's own stemmer.
+ */
+const englishTrimmer: lunr.PipelineFunction = (token) => {
+  const trimmed = lunr.trimmer(token);
+  return trimmed && trimmed.update((s) => (s.length > 2 && /\w['\u2019]s$/.test(s) ? s.slice(0, -2) : s));
+};
+lunr.Pipeline.registerFunction(englishTrimmer, 'trimmer-en');
+
 let stemmerSupport: Promise<void> | undefined;
 
 async function load(key: string): Promise<LanguageSupport> {
@@ -82,11 +95,11 @@ async function load(key: string): Promise<LanguageSupport> {
       key,
       plugin(builder) {
         builder.pipeline.reset();
-        builder.pipeline.add(lunr.trimmer, lunr.stopWordFilter, lunr.stemmer);
+        builder.pipeline.add(englishTrimmer, lunr.stopWordFilter, lunr.stemmer);
         builder.searchPipeline.reset();
         builder.searchPipeline.add(lunr.stemmer);
       },
-      trimmer: lunr.trimmer,
+      trimmer: englishTrimmer,
       stopWordFilter: lunr.stopWordFilter,
     };
   }

@@ -160,12 +160,15 @@ the site's: fetch them under ${u.base} (a site served under a path keeps them un
   episode. A client fetches the records of the results it shows, not every episode's.
 
 Scores are BM25 with statistics of the whole show, so a word's scores from different shards and segments add up.
+Terms are what the index pipeline made of each word: lower-cased, trimmed of punctuation at its edges and, in
+English, of a possessive or contracted \`'s\` ("queen's" is \`queen\`), then the language's stop words and
+stemmer. Do the same to a typed word before looking it up, as below.
 
 \`\`\`js
 import lunr from 'lunr';
 const top = await (await fetch('${u.lunrIndex}')).json();
 const metadata = lunr.Index.load(top);            // titles, topics, guests, descriptions, chapters
-const term = lunr.stemmer(new lunr.Token('hydration')).toString();
+const term = lunr.stemmer(new lunr.Token('hydration')).toString(); // a word lower-cased and trimmed as above
 const fieldVectors = top.layout.passages.episodes.map((id) => [\`text/\${id}\`, []]);
 const hits = [];
 for (const { first, path } of top.layout.shards.segments) {
