@@ -41,7 +41,8 @@ usually treat as syntax are read as word breaks, except for these operators:
   of 4 or more letters: \`cryptograhpy\` finds "cryptography".
 - A query made only of exclusions (\`-oven\`) has nothing to subtract from, so its words are searched as ordinary
   words.
-- \`:\`, \`~\`, \`^\` and other punctuation separate words: \`3:30\` searches for "3" and "30".
+- \`~\`, \`^\`, \`:\` and other punctuation separate words (\`title:bread\` searches for "title" and "bread"), except a
+  colon between digits: \`3:30\` is one word, as the transcripts have it.
 - Only the first ${MAX_TERMS} distinct words are used, and at most ${MAX_PREFIXES} of them as \`prefix*\`; a very
   short \`prefix*\` on a large show matches the first few thousand words that start with it. Of a query longer than
   ${MAX_QUERY_CHARS} characters, the whole words within the first ${MAX_QUERY_CHARS} are read and the rest is ignored (not an error).

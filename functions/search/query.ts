@@ -36,8 +36,12 @@ import { MAX_PREFIXES, MAX_QUERY_CHARS, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX }
 
 export { MAX_PREFIXES, MAX_QUERY_CHARS, MAX_TERMS, MIN_AUTO_PREFIX, MIN_PREFIX };
 
-/** Characters that Lunr's query language gives a meaning; here they only separate words. */
-const SYNTAX = /[:~^*+\-"]/;
+/**
+ * Characters that Lunr's query language gives a meaning; here they only separate words. A colon between digits
+ * does not: the index keeps "3:30" and "1:1:1" as one word (only whitespace and hyphens split words there), so the
+ * query must too, or a time could never be found.
+ */
+const SYNTAX = /[~^*+\-"]|(?<!\d):|:(?!\d)/;
 // Control characters (NUL included) and Unicode separators are word breaks too.
 const BREAKS = /[\u0000-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
 
@@ -127,7 +131,7 @@ function splitWords(text: string): RawWord[] {
   return words;
 }
 
-/** A chunk split at syntax characters ("3:30" → "3", "30"); only its last part keeps the prefix flag. */
+/** A chunk split at syntax characters ("title:bread" → "title", "bread"); only its last part keeps the prefix flag. */
 function subWords(chunk: string, presence: Presence, prefix: boolean): RawWord[] {
   const parts = chunk.split(SYNTAX).filter((p) => p.length > 0);
   return parts.map((part, k) => ({ text: part, presence, prefix: prefix && k === parts.length - 1 }));
@@ -152,7 +156,8 @@ function dedupe(clauses: Clause[]): Clause[] {
 /** Words that make a question a question rather than a topic; dropped by the ask ranking (English shows). */
 const QUESTION_FILLER_EN = new Set(
   ('which what whats who whom whose when where why how whats hows whos is are was were be been being am do does did ' +
-    'done can could would should will shall may might must any anything something someone somebody anyone ' +
+    'done can could would should will shall may might must any anything something someone somebody anyone anybody ' +
+    'everyone everybody everything nobody nothing ' +
     'episode episodes ep podcast podcasts show shows talk talks talked talking discuss discusses discussed discussing ' +
     'discussion mention mentions mentioned mentioning explain explains explained explaining explanation cover covers ' +
     'covered covering tell tells telling told me i you we us please find want wanted know there thing things part bit ' +
@@ -171,7 +176,7 @@ export function contentWords(question: string, analyzer: Analyzer): ParsedQuery 
   const clauses: Clause[] = [];
   for (const part of parts) {
     const term = analyzer.normalize(part);
-    if (!term || analyzer.isStopWord(term) || filler.has(term) || filler.has(term.replace(/['’]s$/, ''))) continue;
+    if (!term || analyzer.isStopWord(term) || filler.has(term)) continue;
     clauses.push({ term, presence: 'optional', prefix: false, autoPrefix: false });
   }
   const unique = dedupe(clauses);

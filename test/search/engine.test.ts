@@ -16,6 +16,31 @@ import { memoryStore, contentFiles, sampleContent, syntheticEngine } from './hel
 import { buildSearchArtifacts, searchFiles } from '../../src/build/search/artifacts.ts';
 import type { LoadedContent } from '../../src/content/load.ts';
 
+describe('words as the index keeps them (made-up episodes)', () => {
+  let engine: SearchEngine;
+  beforeAll(async () => {
+    engine = await syntheticEngine([
+      { id: 1, title: 'Night shift', cues: [[0, 'The bakers start at 3:30 every morning.'], [30, 'Flour, water and salt, 1:1:1 by weight? No.']] },
+      { id: 2, title: 'The hive', cues: [[0, "The queen's pheromone keeps the colony calm."], [30, 'That’s why the workers stay.']] },
+      { id: 3, title: 'Clocks', cues: [[0, 'Three and thirty of them, 3 or 30 ticking.']] },
+    ]);
+  });
+  const ids = (r: { hits: Array<{ id: number }> }) => r.hits.map((h) => h.id);
+
+  it('finds a time or a ratio as written, and does not read it as two numbers', async () => {
+    expect(ids(await engine.search('3:30'))).toEqual([1]);
+    expect(ids(await engine.search('1:1:1'))).toEqual([1]);
+    expect(ids(await engine.search('3 30'))).toEqual([3]);
+  });
+
+  it("finds a possessive by its word, and a snippet marks the word without the 's", async () => {
+    for (const q of ['queen', "queen's", 'queen’s']) expect(ids(await engine.search(q)), q).toEqual([2]);
+    expect(ids(await engine.ask('what does the queen do to keep the colony calm?'))[0]).toBe(2);
+    // "that's" is the stop word it contains, not a term of its own.
+    expect(ids(await engine.search('that’s'))).toEqual([]);
+  });
+});
+
 describe('ranking rules (made-up episodes)', () => {
   let engine: SearchEngine;
   beforeAll(async () => {

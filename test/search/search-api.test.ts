@@ -150,7 +150,7 @@ describe('GET /api/search', () => {
 
   it('behaves as the documented syntax says, for each documented example', async () => {
     const top = async (q: string) => (await searchJson(`q=${encodeURIComponent(q)}`)).results.map((r) => r.id);
-    for (const example of ['+hydration', '-oven', 'ferm*', '"starter culture"', 'cryp', 'cryptograhpy', '3:30', 'sourdough hydration']) {
+    for (const example of ['+hydration', '-oven', 'ferm*', '"starter culture"', 'cryp', 'cryptograhpy', '3:30', 'title:bread', 'sourdough hydration']) {
       expect(SEARCH_SYNTAX_DOC).toContain(`\`${example}\``);
     }
     expect(await top('+hydration')).toContain(1);
@@ -161,7 +161,7 @@ describe('GET /api/search', () => {
     expect((await top('cryptograhpy'))[0]).toBe(2);
     expect((await top('sourdough hydration'))[0]).toBe(1);
     expect(await top('the')).toEqual([]);
-    expect((await searchJson('q=3:30')).total).toBe((await searchJson('q=3+30')).total);
+    expect((await searchJson('q=title:sourdough')).total).toBe((await searchJson('q=title+sourdough')).total);
   });
 });
 
