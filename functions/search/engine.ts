@@ -845,7 +845,11 @@ export class SearchEngine {
         const byTerm = new Map<string, Posting[]>();
         for (const n of l.shards) {
           const shard = shards.get(n)!;
-          const terms = !l.wildcard && !l.fuzzy ? [l.key] : (l.neighbours ?? shard.expand(l.key, l.wildcard, l.fuzzy));
+          // (A shard read whole also holds neighbours beginning with another letter, "background" for "ackground":
+          // which of them a query finds would depend on where the shards are cut, so the rule #lookups gives holds.)
+          const terms = !l.wildcard && !l.fuzzy
+            ? [l.key]
+            : (l.neighbours ?? shard.expand(l.key, l.wildcard, l.fuzzy).filter((t) => !l.fuzzy || t.charAt(0) === l.key.charAt(0) || t.charAt(0) === l.key.charAt(1)));
           for (const t of terms) {
             const posting = shard.posting(t);
             if (!posting) continue;
