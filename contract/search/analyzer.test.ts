@@ -93,3 +93,17 @@ describe('Analyzer.term, English possessives and contractions', () => {
     expect(analyzer.words("the queen's pheromone").map((w) => w.text)).toEqual(['the', 'queen', 'pheromone']);
   });
 });
+
+describe('Analyzer.term beyond ASCII (the English pipeline, which languages without a pack share)', () => {
+  it('keeps letters of every script and combining marks, and trims only punctuation', async () => {
+    const analyzer = new Analyzer(await loadLanguage('en'));
+    expect(analyzer.term('café')).toBe('café');
+    expect(analyzer.term('cafe\u0301,')).toBe('cafe\u0301');
+    expect(analyzer.term('«Zoë’s»')).toBe('zoë');
+    expect(analyzer.term('Київ.')).toBe('київ');
+    expect(analyzer.term('「蜂蜜」')).toBe('蜂蜜');
+    expect(analyzer.term('¿qué?')).toBe('qué');
+    expect(analyzer.term('—')).toBeNull();
+    expect(analyzer.words('Tea at the café, then Київ!').map((w) => w.text)).toEqual(['Tea', 'at', 'the', 'café', 'then', 'Київ']);
+  });
+});

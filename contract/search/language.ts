@@ -44,6 +44,22 @@ const ALIASES: Record<string, string> = { nb: 'no', nn: 'no' };
 
 export const DEFAULT_LANGUAGE = 'en';
 
+/**
+ * What an editor should know when the show's language has no pack (ja, zh, th, uk, cs, ...): it is searched with the
+ * English pipeline. Words are whatever lies between spaces and hyphens, so a script written without spaces is found
+ * only by whole runs, and English stop words and stems apply. Undefined for English and for languages with a pack.
+ */
+export function languageNote(tag: string | undefined): string | undefined {
+  const primary = (tag ?? '').toLowerCase().split('-')[0] ?? '';
+  if (!primary || primary === DEFAULT_LANGUAGE || languageKey(tag) !== DEFAULT_LANGUAGE) return undefined;
+  const unspaced = ['ja', 'zh', 'th', 'lo', 'km', 'my', 'bo'].includes(primary);
+  return (
+    `language "${tag}" has no word analysis of its own here (lunr-languages has no pack for it that works without a segmenter), ` +
+    `so search reads it with the English pipeline: words are what lies between spaces and hyphens, without stop words or stems of its own` +
+    (unspaced ? `; text written without spaces between words is found only by whole runs, so put spaces between words in transcripts and titles for search to find them` : '')
+  );
+}
+
 /** The pack key for a language tag ("pt-BR" → "pt"), or "en" when lunr-languages has no usable pack for it. */
 export function languageKey(tag: string | undefined): string {
   const primary = (tag ?? '').toLowerCase().split('-')[0] ?? '';
@@ -75,16 +91,21 @@ export function loadLanguage(key: string): Promise<LanguageSupport> {
 }
 
 /**
- * Lunr's English trimmer keeps an apostrophe inside a word, so "the queen's pheromone" was indexed as `queen'` (the
+ * The English pipeline's trimmer, which every language without a pack shares. Lunr's own trims \W, which is every
+ * character beyond ASCII: "café" became `caf`, and a word in Cyrillic, Greek or Japanese (a show in Ukrainian or
+ * Japanese falls back to this pipeline) was trimmed away whole, so nothing of the show could be found. Here only what
+ * is neither a letter, a digit nor a combining mark is punctuation.
+ * Lunr's trimmer also kept an apostrophe inside a word, so "the queen's pheromone" was indexed as `queen'` (the
  * stemmer's cut of "queen's") and a listener's "queen" never found it. A possessive or contracted 's goes with the
  * punctuation ("it's" is then the stop word "it"); other apostrophes stay ("o'clock", "don't"). Registered so that
  * the pipeline serializes; only the index pipeline runs it (and Analyzer#normalize, which queries go through): the
  * search pipeline a Lunr client loads stays Lunr's own stemmer.
  */
-const englishTrimmer: lunr.PipelineFunction = (token) => {
-  const trimmed = lunr.trimmer(token);
-  return trimmed && trimmed.update((s) => (s.length > 2 && /\w['\u2019]s$/.test(s) ? s.slice(0, -2) : s));
-};
+const englishTrimmer: lunr.PipelineFunction = (token) =>
+  token.update((s) => {
+    const word = s.replace(/^[^\p{L}\p{N}\p{M}]+/u, '').replace(/[^\p{L}\p{N}\p{M}]+$/u, '');
+    return word.length > 2 && /[\p{L}\p{N}\p{M}]['\u2019]s$/u.test(word) ? word.slice(0, -2) : word;
+  });
 lunr.Pipeline.registerFunction(englishTrimmer, 'trimmer-en');
 
 let stemmerSupport: Promise<void> | undefined;

@@ -14,6 +14,7 @@ import { join, relative } from 'node:path';
 import { v5 as uuidv5 } from 'uuid';
 import { parseDocument, isMap } from 'yaml';
 import type { z } from 'zod';
+import { languageNote } from '../../contract/search/language.ts';
 import { EpisodeFrontmatterSchema, type Episode } from '../../contract/schemas/episode.ts';
 import { PodcastConfigSchema, type PodcastConfig } from '../../contract/schemas/podcast.ts';
 import { formatDuration, parseDuration } from '../../contract/duration.ts';
@@ -174,6 +175,8 @@ export function loadContent(contentDir = 'content', env: Env = process.env, proj
   keepSrtFacts();
   episodeFacts?.keep();
   if (errors.length || !show) return { content: null, errors, notes: [] };
+  const language = languageNote(show.language);
+  if (language) notes.unshift(`${rel(join(contentDir, 'podcast.yaml'))}: ${language}`);
   return { content: { show, episodes, dirs }, errors, notes: [...notes, ...futureEpisodes(episodes), ...unusedFiles(dirs, episodes, rel)] };
 }
 

@@ -371,6 +371,23 @@ describe('content errors', () => {
     expect(loadContent(join(ROOT, 'content'), {}, ROOT).notes).toEqual([]);
   });
 
+  it('notes a show language searched with the English pipeline, and says more for a script written without spaces', () => {
+    const notesFor = (language: string) => {
+      const dir = fixture({ 'episodes/001-a.md': valid(1) });
+      writeFileSync(join(dir, 'content/podcast.yaml'), SHOW.replace(/^language: .*$/m, `language: ${language}`));
+      const { errors, notes } = loadContent(join(dir, 'content'), {}, dir);
+      expect(errors).toEqual([]);
+      return notes;
+    };
+    expect(notesFor('en-GB')).toEqual([]);
+    expect(notesFor('fr')).toEqual([]);
+    const [uk] = notesFor('uk');
+    expect(uk).toMatch(/^content\/podcast\.yaml: language "uk" has no word analysis of its own here .* English pipeline/);
+    expect(uk).not.toMatch(/without spaces/);
+    const [ja] = notesFor('ja-JP');
+    expect(ja).toMatch(/^content\/podcast\.yaml: language "ja-JP" .*text written without spaces between words is found only by whole runs/);
+  });
+
   it('pins podcast:guid in podcast.yaml, so SITE_URL does not change it; checks hosts, medium and episode image', () => {
     const dir = fixture({ 'episodes/001-a.md': valid(1, 'image: /episodes/a.png') });
     const show = SHOW.replace(/^guid: .*$/m, 'guid: 917393e3-1b1e-5cef-ace4-edaa54e1f810');

@@ -39,6 +39,20 @@ describe('words as the index keeps them (made-up episodes)', () => {
     // "that's" is the stop word it contains, not a term of its own.
     expect(ids(await engine.search('that’s'))).toEqual([]);
   });
+
+  it('finds words beyond ASCII, in English and in a language without a pack (searched with the English pipeline)', async () => {
+    const english = await syntheticEngine([{ id: 1, title: 'Coffee', cues: [[0, 'We met at a café near Zoë’s flat.']] }]);
+    for (const q of ['café', 'zoë', 'CAFÉ']) expect(ids(await english.search(q)), q).toEqual([1]);
+    expect(ids(await english.search('caf'))).toEqual([1]); // (the last word is a prefix while typing)
+    expect(ids(await english.search('caf '))).toEqual([]);
+    const ukrainian = await syntheticEngine([
+      { id: 1, title: 'Київ вночі', cues: [[0, 'Ми говоримо про мости і річку.']] },
+      { id: 2, title: 'Львів', cues: [[0, 'Кава і дощ.']] },
+    ], 'uk');
+    expect(ids(await ukrainian.search('мости'))).toEqual([1]);
+    expect(ids(await ukrainian.search('Київ'))).toEqual([1]);
+    expect(ids(await ukrainian.search('кава'))).toEqual([2]);
+  });
 });
 
 describe('ranking rules (made-up episodes)', () => {
