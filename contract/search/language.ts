@@ -130,12 +130,35 @@ async function load(key: string): Promise<LanguageSupport> {
   if (!languages[key]) (await PACKS[key]!()).default(lunr);
   const pack = languages[key]!;
   const identity: lunr.PipelineFunction = (token) => token;
+  const elision = ELISIONS[key];
+  const trimmer = pack.trimmer ?? identity;
   return {
     key,
     plugin(builder) {
       pack.call(builder, builder);
+      if (elision) builder.pipeline.after(trimmer, elision);
     },
-    trimmer: pack.trimmer ?? identity,
+    trimmer: elision ? (token, i, tokens) => {
+      const trimmed = trimmer(token, i, tokens);
+      return trimmed && elision(trimmed as lunr.Token, i, tokens);
+    } : trimmer,
     stopWordFilter: pack.stopWordFilter ?? identity,
   };
+}
+
+/**
+ * French and Italian write an elided article or pronoun onto the next word ("l’abeille", "d'eau", "dell'acqua"), and
+ * their packs' trimmers keep the apostrophe inside the word: "abeille" never found "l’abeille". The elided forms
+ * (Lucene's ElisionFilter lists) are cut off, in the index pipeline after the trimmer and in queries alike; a word
+ * that only starts like one stays whole ("aujourd'hui").
+ */
+const ELISIONS: Record<string, lunr.PipelineFunction> = {};
+for (const [key, articles] of [
+  ['fr', 'l m t qu n s j d c jusqu quoiqu lorsqu puisqu'],
+  ['it', 'c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d'],
+] as const) {
+  const elided = new RegExp(`^(?:${articles.split(' ').join('|')})['\u2019](?=.)`, 'u');
+  const fn: lunr.PipelineFunction = (token) => token.update((s) => s.replace(elided, ''));
+  lunr.Pipeline.registerFunction(fn, `elision-${key}`);
+  ELISIONS[key] = fn;
 }

@@ -53,6 +53,18 @@ describe('words as the index keeps them (made-up episodes)', () => {
     expect(ids(await ukrainian.search('Київ'))).toEqual([1]);
     expect(ids(await ukrainian.search('кава'))).toEqual([2]);
   });
+
+  it('finds a French or Italian word written with an elided article, and leaves a word that only starts like one', async () => {
+    const french = await syntheticEngine([
+      { id: 1, title: 'La ruche', cues: [[0, "L’abeille boit l'eau d’une fleur."]] },
+      { id: 2, title: 'Demain', cues: [[0, "Aujourd'hui il pleut."]] },
+    ], 'fr');
+    for (const q of ['abeille', 'eau', 'fleur', "l'abeille"]) expect(ids(await french.search(q)), q).toEqual([1]);
+    expect(ids(await french.search("aujourd'hui"))).toEqual([2]);
+    expect(ids(await french.search('hui'))).toEqual([]);
+    const italian = await syntheticEngine([{ id: 1, title: "Dell'acqua", cues: [[0, "Nell’alveare l'ape regina."]] }], 'it');
+    for (const q of ['acqua', 'alveare', 'ape']) expect(ids(await italian.search(q)), q).toEqual([1]);
+  });
 });
 
 describe('ranking rules (made-up episodes)', () => {
