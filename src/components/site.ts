@@ -131,3 +131,22 @@ export function podcastEpisodeLd(show: Show, episode: LoadedEpisode) {
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
+
+/** Scripts written right to left, for a runtime whose Intl.Locale cannot say (getTextInfo is not everywhere). */
+const RTL = new Set(['ar', 'arc', 'ckb', 'dv', 'fa', 'he', 'iw', 'ks', 'ku-arab', 'ps', 'sd', 'syr', 'ug', 'ur', 'yi']);
+
+/**
+ * The writing direction of the show's language, for the page's `dir`: a show in Hebrew or Arabic set left to right
+ * put its punctuation at the wrong end of every title and line.
+ */
+export function textDirection(tag: string): 'ltr' | 'rtl' {
+  try {
+    const locale = new Intl.Locale(tag) as Intl.Locale & { getTextInfo?: () => { direction?: string } };
+    const direction = locale.getTextInfo?.().direction;
+    if (direction === 'rtl' || direction === 'ltr') return direction;
+  } catch {
+    // A tag Intl does not parse: the list below decides.
+  }
+  const lower = tag.toLowerCase();
+  return RTL.has(lower.split('-')[0]!) || RTL.has(lower.split('-').slice(0, 2).join('-')) ? 'rtl' : 'ltr';
+}

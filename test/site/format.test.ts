@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupCues, paragraphAt, splitSpeaker } from '../../src/components/transcript.ts';
 import { clock, durationSeconds, firstSentence, humanDuration, isoDuration, parseTime, spokenTime } from '../../src/components/format.ts';
-import { localHref } from '../../src/components/site.ts';
+import { localHref, textDirection } from '../../src/components/site.ts';
 
 const cue = (start: number, end: number, text: string) => ({ start, end, text });
 
@@ -75,5 +75,12 @@ describe('times and text', () => {
     expect(localHref('https://podcast.example/episodes/x/?t=5', show)).toBe('/episodes/x/?t=5');
     expect(localHref('https://cdn.example/a.mp3', show)).toBe('https://cdn.example/a.mp3');
     expect(localHref('https://podcast.example/show/rss.xml', { siteUrl: 'https://podcast.example/show' })).toBe('/show/rss.xml');
+  });
+});
+
+describe('textDirection', () => {
+  it('sets Hebrew, Arabic, Persian and Urdu right to left, and the rest left to right', () => {
+    for (const tag of ['he', 'he-IL', 'ar', 'ar-EG', 'fa', 'ur-PK', 'yi']) expect(textDirection(tag), tag).toBe('rtl');
+    for (const tag of ['en', 'en-GB', 'fr', 'ja', 'ru', 'tr', 'zh-Hant']) expect(textDirection(tag), tag).toBe('ltr');
   });
 });

@@ -173,6 +173,8 @@ describe('home page', () => {
 describe('episode page', () => {
   it('has the episode metadata, JSON-LD, chapters and the transcript in the HTML itself', async () => {
     const html = await (await fetch(`${server.url}${episodePath}`)).text();
+    // The show's language and its writing direction (format.test.ts: textDirection).
+    expect(html).toMatch(/<html lang="en" dir="ltr">/);
     // Readable without JavaScript: the transcript's text and timestamps are in the document.
     expect(html).toContain(word);
     expect(html).toMatch(/class="ts" href="\?t=\d+#t-\d+"/);
