@@ -34,6 +34,11 @@ usually treat as syntax are read as word breaks, except for these operators:
 | \`"starter culture"\` | the quoted words as ordinary words (there is no exact-phrase search) |
 
 - Words match by their stem, ignoring case and common words: \`starters\` finds "starter", \`the\` finds nothing.
+- An episode's score is the BM25 score of its title, topics, guests, description and chapters (weighted by field),
+  plus its best transcript passage's, half its second best's and a quarter of its third's; a passage scores the
+  sum of its words' BM25 scores, with statistics of the whole show. The sum is divided by the square root of the
+  index terms the query matched, each counted by its weight squared (a typed word 1, a prefix's completions while
+  typing 0.5): that changes no order, so compare scores within one response only.
 - The last word also matches as a prefix while you type: \`cryp\` finds "cryptography" (from ${MIN_AUTO_PREFIX}
   characters; a trailing space ends the word). A last word that is a word of the index as it is (\`bread\`) is
   searched as typed, and a prefix so short that it starts a large share of the vocabulary waits for the next letter.

@@ -98,7 +98,7 @@ export function buildLlmsTxt(content: LoadedContent): string {
         link('Episodes', urls.episodesJson, 'every episode as JSON, sorted by id'),
         link('Search index', urls.searchIndexJson, 'episode id → title, description and transcript text'),
         link('Lunr index', urls.lunrIndex, 'prebuilt Lunr 2 index of the episodes (title, description, guests, topics, chapters) for offline search; load with lunr.Index.load(); it says where the transcript shards are'),
-        link('Transcript passages', urls.passages, 'where the transcript passages are: the path of each chunk file of passages, with their start times'),
+        link('Transcript passages', urls.passages, 'where the transcript passages are: the episodes that have them, how many each has, and the chunk files\' path (each chunk holds its passages\' text and start times)'),
         link('OpenAPI description', urls.openapi, 'the whole HTTP interface'),
         link('API catalog', urls.apiCatalog, 'RFC 9727 linkset of every document and API'),
         link('Developer docs', urls.docsMd, 'parameters, errors, search syntax, limits'),
