@@ -21,6 +21,11 @@ const EXPOSE = [
   'Mcp-Session-Id',
   'PAYMENT-REQUIRED',
   'X-Payment-Required',
+  // What an app needs to read a byte range of an episode's audio or a document (206's range and size, whether
+  // ranges are served) and a 405's methods: none of them is a CORS-safelisted response header.
+  'Content-Range',
+  'Accept-Ranges',
+  'Allow',
 ].join(', ');
 
 const DEFAULT_ALLOW_HEADERS = 'Accept, Authorization, Content-Type, Last-Event-ID, Mcp-Protocol-Version, Mcp-Session-Id, Prefer, Range';

@@ -346,6 +346,14 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-expose-headers')).toMatch(/X-RateLimit-Limit.*X-RateLimit-Remaining.*X-RateLimit-Reset.*Retry-After/);
   });
+
+  it('a cross-origin range request can read Content-Range and Accept-Ranges', async () => {
+    const res = await fetch(`${server.url}/episodes.json`, { headers: { origin: 'https://app.example', range: 'bytes=0-9', 'accept-encoding': 'identity' } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toMatch(/^bytes 0-9\/\d+$/);
+    const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(/,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(['Content-Range', 'Accept-Ranges', 'Allow']));
+  });
 });
 
 describe('paths outside the build output', () => {
