@@ -69,10 +69,14 @@ const server = Bun.serve({
     const request = absolute(incoming);
     if (request instanceof Response) return request;
     const response = standardResponse(await app.fetch(request, { clientIp: bun.requestIP(incoming)?.address ?? '', signal: incoming.signal }));
-    if (!shuttingDown) return response;
-    // While shutting down, no connection is kept for another request (a response's own headers may be immutable).
+    // Bun writes a Date on a GET's answer but not on a HEAD's (RFC 9110 §6.6.1 asks for one on every answer).
+    const undated = request.method === 'HEAD' && !response.headers.has('date');
+    if (!shuttingDown && !undated) return response;
+    // A response's own headers may be immutable: the changed ones go on a copy.
     const headers = new Headers(response.headers);
-    headers.set('connection', 'close');
+    if (undated) headers.set('date', new Date().toUTCString());
+    // While shutting down, no connection is kept for another request.
+    if (shuttingDown) headers.set('connection', 'close');
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   },
 });

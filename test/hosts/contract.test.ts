@@ -98,6 +98,19 @@ describe.each(suites)('on %s', (host, depth) => {
     }
   });
 
+  // (Not on Cloudflare: its edge writes the Date of every answer, which the local preview, workerd alone, does not.)
+  if (host !== 'cloudflare') it('every answer carries a Date (RFC 9110 §6.6.1), a HEAD\'s too', async () => {
+    for (const path of ['/episodes.json', '/status', '/api/search?q=honeybee', '/no/such/file.json']) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await get(path, { method });
+        await res.arrayBuffer();
+        const date = res.headers.get('date');
+        expect(date ?? 'none', `${method} ${path}`).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+        expect(Math.abs(Date.parse(date!) - Date.now()), `${method} ${path}`).toBeLessThan(60_000);
+      }
+    }
+  });
+
   it('answers an unknown path with the 404 envelope', async () => {
     const error = await expectEnvelope(await get('/no/such/thing'), 404, 'not_found');
     expect(error.hint).toMatch(/docs\.md/);
