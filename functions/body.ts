@@ -42,9 +42,11 @@ export async function readText(request: Request, options: BodyOptions = {}): Pro
   }
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  // Announced too large: not worth reading, but drained when small enough to (see DRAIN_BODY_BYTES).
+  // Announced too large: not worth reading, but drained when small enough to (see DRAIN_BODY_BYTES), unless the
+  // client waits for 100 Continue before sending it: then it is told at once and sends nothing (RFC 9110 §10.1.1).
   const refused = Number.isFinite(declared) && declared > maxBytes;
-  if (refused && declared > DRAIN_BODY_BYTES) throw tooLarge(maxBytes);
+  const waiting = /^\s*100-continue\s*$/i.test(request.headers.get('expect') ?? '');
+  if (refused && (declared > DRAIN_BODY_BYTES || waiting)) throw tooLarge(maxBytes);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

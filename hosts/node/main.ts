@@ -209,7 +209,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     let refused = false;
     try {
       checkFraming(req);
-      const request = toRequest(req, { fallbackHost, trustProxy: config.trustProxy, trustProxyHeader: config.trustProxyHeader });
+      const request = toRequest(req, { fallbackHost, trustProxy: config.trustProxy, trustProxyHeader: config.trustProxyHeader, writeContinue: () => res.writeContinue() });
       const { app } = current;
       response = await app.fetch(request, { clientIp: req.socket.remoteAddress ?? '', signal: controller.signal });
     } catch (err) {
@@ -266,6 +266,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   // envelope, no rate limit). RFC 9110 §10.1.1 lets a server ignore an expectation it does not know, so the request
   // is served as if it had none, like every other request.
   server.on('checkExpectation', (req, res) => void handle(req, res));
+  // Expect: 100-continue. node:http would send 100 Continue at once, inviting a body that a 413, 415 or 429 then
+  // refuses; the pipeline sends it when a handler first reads the body (toRequest's writeContinue).
+  server.on('checkContinue', (req, res) => void handle(req, res));
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     // Unparseable HTTP (bad request line, oversized headers) or too slow (headers not complete within
     // HEADERS_TIMEOUT_MS, the whole request within its deadline): answered in the contract's envelope, then closed.

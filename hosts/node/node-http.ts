@@ -53,6 +53,12 @@ export interface RequestOptions {
   trustProxy: number;
   /** TRUST_PROXY_HEADER (default x-forwarded-for). */
   trustProxyHeader?: ProxyHeader;
+  /**
+   * Sends `100 Continue` (res.writeContinue) to a client that asked for one (`Expect: 100-continue`): called when a
+   * handler first reads the body, so a request refused before that (413 for its declared length, 415, 429, 404)
+   * gets its answer instead of an invitation to send a body nobody will read (RFC 9110 §10.1.1).
+   */
+  writeContinue?: () => void;
 }
 
 /**
@@ -87,18 +93,18 @@ export function toRequest(req: IncomingMessage, options: RequestOptions): Reques
   let url = `${proto}://${host}${path}`;
   if (host !== options.fallbackHost && !URL.canParse(url)) url = `${proto}://${options.fallbackHost}${path}`;
   try {
-    return newRequest(req, url, method, hasBody);
+    return newRequest(req, url, method, hasBody, options.writeContinue);
   } catch (err) {
     if (err instanceof TypeError) throw new BadRequestError('The request target is not valid.');
     throw err;
   }
 }
 
-function newRequest(req: IncomingMessage, url: string, method: string, hasBody: boolean): Request {
+function newRequest(req: IncomingMessage, url: string, method: string, hasBody: boolean, writeContinue?: () => void): Request {
   return new Request(url, {
     method,
     headers: req.headers as Record<string, string>,
-    body: hasBody ? bodyStream(req) : undefined,
+    body: hasBody ? bodyStream(req, expectsContinue(req) ? writeContinue : undefined) : undefined,
     duplex: hasBody ? 'half' : undefined,
   } as RequestInit);
 }
@@ -118,14 +124,22 @@ const DRAIN_IDLE_MS = 500;
  * A request's Web body, for the drain: `stop` keeps it from taking more bytes; `reading` is true while a handler holds
  * a reader it has not cancelled (it may still be reading, so the host must not take the bytes from under it).
  */
-const bodies = new WeakMap<IncomingMessage, { stop(): void; reading(): boolean }>();
+const bodies = new WeakMap<IncomingMessage, { stop(): void; reading(): boolean; continued(): boolean }>();
+
+/** A request whose client waits for `100 Continue` before it sends its body (node:http asks only of HTTP/1.1 ones). */
+function expectsContinue(req: IncomingMessage): boolean {
+  return req.httpVersion === '1.1' && /^\s*100-continue\s*$/i.test(req.headers.expect ?? '');
+}
 
 /**
  * The request body as a Web stream. Unlike Readable.toWeb, cancelling it (a handler stopping at its size limit)
  * does not destroy the socket, so the handler's 413 can still reach the client; writeResponse drains the rest.
  */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage, writeContinue?: () => void): ReadableStream<Uint8Array> {
   let stopped = false;
+  // Awaiting the first read (only a client that waits for 100 Continue): the stream then has no high-water mark, so
+  // its first pull is a handler's read, not the stream filling itself.
+  let continued = !writeContinue;
   const stop = () => {
     stopped = true;
     req.pause();
@@ -150,15 +164,20 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
         });
       },
       pull() {
-        if (!stopped) req.resume();
+        if (stopped) return;
+        if (!continued) {
+          continued = true;
+          writeContinue!();
+        }
+        req.resume();
       },
       cancel() {
         stop();
       },
     },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    { highWaterMark: continued ? 64 * 1024 : 0, size: (chunk) => chunk.byteLength },
   );
-  bodies.set(req, { stop, reading: () => stream.locked && !stopped });
+  bodies.set(req, { stop, reading: () => stream.locked && !stopped, continued: () => continued });
   return stream;
 }
 
@@ -247,7 +266,10 @@ export async function writeResponse(
   const unread = req.method !== 'GET' && req.method !== 'HEAD' && !req.complete;
   if (unread) {
     req.on('error', () => {});
-    await drainBody(req);
+    // A client still waiting for 100 Continue sends no body to drain: it reads this answer and sends none (RFC
+    // 9110 §10.1.1), or sends it after its own wait, which the lingering close reads and throws away.
+    const waiting = expectsContinue(req) && !(bodies.get(req)?.continued() ?? false);
+    if (!waiting) await drainBody(req);
     if (!req.complete) lingerOnClose(req);
   }
   if (unread || options.close) headers.push('Connection', 'close');

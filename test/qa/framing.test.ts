@@ -120,6 +120,49 @@ describe('what node:http cannot parse', () => {
   });
 });
 
+describe('Expect: 100-continue', () => {
+  /** Sends the head, resolves with the first bytes the server writes back; `then` sends more on the same socket. */
+  function exchange(head: string) {
+    const socket = connect(server.port, '127.0.0.1');
+    let all = '';
+    const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(all)));
+    const first = new Promise<string>((resolve, reject) => {
+      socket.once('data', (chunk) => resolve(chunk.toString('latin1')));
+      socket.once('error', reject);
+    });
+    socket.on('data', (chunk) => (all += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    socket.write(head);
+    return { first, closed, send: (bytes: string) => socket.write(bytes) };
+  }
+
+  it('invites the body only when a handler reads it, then answers', async () => {
+    const body = JSON.stringify({ query: 'sourdough' });
+    const ask = exchange(`POST /ask HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+    expect(await ask.first).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    ask.send(body);
+    const text = await ask.closed;
+    expect(text).toMatch(/\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+    expect(JSON.parse(rawBody(text.slice(text.indexOf('\r\n\r\n') + 4))).results.length).toBeGreaterThan(0);
+  });
+
+  it('answers a body it will refuse at once, without 100 Continue, and closes the connection', async () => {
+    const cases: Array<[string, number]> = [
+      ['POST /ask HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n', 413],
+      ['POST /ask HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n', 413],
+      ['POST /ask HTTP/1.1\r\nHost: a\r\nContent-Type: text/csv\r\nContent-Length: 20\r\n', 400],
+      ['POST /episodes.json HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 20\r\n', 405],
+    ];
+    for (const [head, status] of cases) {
+      const refused = exchange(`${head}Expect: 100-continue\r\n\r\n`);
+      expect(await refused.first, head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      const text = await refused.closed;
+      expect(text, head).not.toContain('100 Continue');
+      expect(text, head).toMatch(/\r\nconnection: close\r\n/i);
+    }
+  });
+});
+
 describe('slow clients', () => {
   it('cuts a client whose headers are not complete within HEADERS_TIMEOUT_MS, with 408 and the envelope', async () => {
     const started = performance.now();
