@@ -10,6 +10,8 @@ import { clock, durationSeconds, formatDate, humanDuration } from '../components
 import type { OfflineSources } from './offline-search.ts';
 
 const PAGE_SIZE = 20;
+/** How long searches stay in the browser after the API failed before it is tried again. */
+const API_RETRY_MS = 30_000;
 const DEBOUNCE_MS = 200;
 /** Quiet time after the last keystroke before the result count is announced. */
 const ANNOUNCE_AFTER_MS = 1000;
@@ -39,7 +41,10 @@ export function initSearch(signal: AbortSignal) {
     service: form.dataset.service ?? '/service.json',
   };
   const language = document.documentElement.lang || 'en';
-  let apiUnavailable = false;
+  // After the API fails, searches run in the browser until this moment, then the API is tried again: it may be back
+  // (a deploy, a 429's window, a network that returned), and only it has the whole show's ranking at hand.
+  let apiRetryAt = 0;
+  addEventListener('online', () => (apiRetryAt = 0));
   let controller: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let announceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -71,13 +76,13 @@ export function initSearch(signal: AbortSignal) {
   };
 
   const find = async (query: string, offset: number, signal: AbortSignal): Promise<Page> => {
-    if (!apiUnavailable) {
+    if (Date.now() >= apiRetryAt) {
       try {
         return await fromApi(query, offset, signal);
       } catch (err) {
         if (signal.aborted || err instanceof QueryRejected) throw err;
         // Unreachable, not deployed (a static host) or failing: the published index gives the same answers.
-        apiUnavailable = true;
+        apiRetryAt = Date.now() + API_RETRY_MS;
       }
     }
     return fromBrowser(query, offset);

@@ -375,6 +375,44 @@ describe('search page', () => {
       await close();
     }
   });
+
+  it('goes back to /api/search once it answers again: 30 s after the failure, or when the browser comes online', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.clock.install();
+      await page.route('**/api/search**', (route) => route.abort('connectionrefused'));
+      const search = page.getByRole('searchbox', { name: 'Search for' });
+      const status = page.locator('[data-search-status]');
+      await page.goto(`${server.url}/search/`);
+      await search.fill(word);
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/searched in your browser/);
+      await page.unroute('**/api/search**');
+      // Within the 30 s the browser keeps answering, without asking the API.
+      let asked = 0;
+      page.on('request', (r) => void (new URL(r.url()).pathname === '/api/search' && asked++));
+      await search.fill(`${word} bees`);
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(new RegExp(`“${word} bees” \\(searched in your browser\\)`));
+      expect(asked).toBe(0);
+      await page.clock.fastForward('00:31');
+      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/search' && r.ok());
+      await search.fill(word);
+      await answered;
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(new RegExp(`“${word}”\\.$`));
+      // Failing again, then online: the next search asks the API at once.
+      await page.route('**/api/search**', (route) => route.abort('connectionrefused'));
+      await search.fill(`${word} bees`);
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(new RegExp(`“${word} bees” \\(searched in your browser\\)`));
+      await page.unroute('**/api/search**');
+      await page.evaluate(() => dispatchEvent(new Event('online')));
+      const again = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/search' && r.ok());
+      await search.fill(word);
+      await again;
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(new RegExp(`“${word}”\\.$`));
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });
 
 describe('404, sitemap and robots.txt', () => {
