@@ -159,6 +159,10 @@ the site's: fetch them under ${u.base} (a site served under a path keeps them un
   plus \`url\`, \`audio\`, \`transcript\` and \`chaptersUrl\`, absolute); \`layout.records.episodes\` lists every
   episode. A client fetches the records of the results it shows, not every episode's.
 
+Each build names the shard files anew and removes the last build's, while the index that names them is cached for
+up to 5 minutes (\`Cache-Control: max-age=300\`): when a file the index names answers 404, the site was rebuilt since,
+so fetch the index again, bypassing caches (\`cache: 'no-cache'\`), and ask once more (the site's own search does).
+
 Scores are BM25 with statistics of the whole show, so a word's scores from different shards and segments add up.
 Terms are what the index pipeline made of each word: lower-cased, trimmed of punctuation at its edges and, in
 English, of a possessive or contracted \`'s\` ("queen's" is \`queen\`), in French and Italian of an elided article

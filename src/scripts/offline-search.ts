@@ -24,9 +24,13 @@ export interface OfflineSources {
 
 let engine: Promise<SearchEngine> | undefined;
 
+/** A file the index names is gone: the site was rebuilt since the index was read (its shards' names change). */
+class GoneError extends Error {}
+
 /** A published JSON document, refused unless it answered 200. */
-async function fetchJson(url: string): Promise<Response> {
-  const res = await fetch(url, { headers: { Accept: 'application/json' } });
+async function fetchJson(url: string, init?: RequestInit): Promise<Response> {
+  const res = await fetch(url, { ...init, headers: { Accept: 'application/json' } });
+  if (res.status === 404 || res.status === 410) throw new GoneError(`${url}: HTTP ${res.status}`);
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
   return res;
 }
@@ -57,14 +61,25 @@ export async function offlinePage(
   return { total, results: await Promise.all(shown.map((hit) => e.result(hit))) };
 }
 
+/**
+ * A rebuild publishes the transcript shards under new names and removes the old ones, while the index that names
+ * them may be cached (max-age 300) here or on the way: a file it names answering 404 means the index is stale, so it
+ * is read again, past the caches (`no-cache`: revalidated with the server), and the query asked once more.
+ */
 export async function searchOffline(
   query: string,
   page: { limit: number; offset: number },
   sources: OfflineSources,
 ): Promise<{ total: number; results: SearchResult[] }> {
-  if (!engine) {
-    engine = offlineEngine(sources, fetchJson);
-    engine.catch(() => (engine = undefined));
+  const start = (cache?: RequestCache) => {
+    const made = offlineEngine(sources, (url) => fetchJson(url, url === sources.index && cache ? { cache } : undefined));
+    made.catch(() => engine === made && (engine = undefined));
+    return (engine = made);
+  };
+  try {
+    return await offlinePage(await (engine ?? start()), query, page);
+  } catch (err) {
+    if (!(err instanceof GoneError)) throw err;
+    return offlinePage(await start('no-cache'), query, page);
   }
-  return offlinePage(await engine, query, page);
 }

@@ -376,6 +376,29 @@ describe('search page', () => {
     }
   });
 
+  it('reads the index again when a shard it names is gone (the site was rebuilt), and answers', async () => {
+    const api = (await (await fetch(`${server.url}/api/search?q=${encodeURIComponent(word)}&limit=20`)).json()) as { total: number };
+    const { page, problems, close } = await open();
+    try {
+      await page.route('**/api/search**', (route) => route.abort('connectionrefused'));
+      // The first shard asked for is gone, as one is after a rebuild; the index read again names what is there.
+      let gone = 0;
+      await page.route('**/search/shards/**', (route) => (gone++ === 0 ? route.fulfill({ status: 404, body: '{}' }) : route.fallback()));
+      const indexReads: string[] = [];
+      page.on('request', (r) => void (new URL(r.url()).pathname === '/search/lunr-index.json' && indexReads.push(r.url())));
+      await page.goto(`${server.url}/search/`);
+      await page.getByRole('searchbox', { name: 'Search for' }).fill(word);
+      await expect.poll(() => page.locator('[data-search-status]').textContent(), { timeout: 15_000 }).toMatch(/searched in your browser/);
+      expect(await page.locator('[data-results] > li').count()).toBe(api.total);
+      expect(gone).toBeGreaterThan(1);
+      expect(indexReads).toHaveLength(2);
+      // (The 404 the page itself provoked is the one console error a browser logs for it.)
+      expect(problems.filter((p) => !/404/.test(p))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('goes back to /api/search once it answers again: 30 s after the failure, or when the browser comes online', async () => {
     const { page, problems, close } = await open();
     try {
