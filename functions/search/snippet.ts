@@ -9,6 +9,7 @@ import type { Analyzer } from '../../contract/search/analyzer.ts';
 export const MARK_OPEN = '«';
 export const MARK_CLOSE = '»';
 import { SNIPPET_MAX_LENGTH } from '../../contract/search/syntax.ts';
+import { sentenceEnds } from '../../contract/search/sentences.ts';
 
 export { SNIPPET_MAX_LENGTH };
 const ELLIPSIS = '…';
@@ -25,10 +26,10 @@ interface Range {
   end: number;
 }
 
-/** Sentence ranges: a sentence ends at . ! ? or … (with closing quotes) followed by whitespace or the end. */
+/** Sentence ranges: a sentence ends at . ! ? … (with closing quotes) before whitespace or the end, or at 。！？ (sentences.ts). */
 export function sentences(text: string): Range[] {
   const ranges: Range[] = [];
-  const end = /[.!?…]+["'’”)\]]*(?=\s|$)/g;
+  const end = sentenceEnds();
   let start = skipSpace(text, 0);
   for (let m = end.exec(text); m; m = end.exec(text)) {
     const stop = m.index + m[0].length;

@@ -4,6 +4,7 @@
  * end, so every paragraph's timestamp lands near what it says (and `?t=` highlights a passage, not a monologue).
  */
 import type { Cue } from '../content/srt.ts';
+import { ENDS_SENTENCE } from '../../contract/search/sentences.ts';
 
 export interface TranscriptParagraph {
   /** Seconds: the first cue's start and the last cue's end. */
@@ -25,10 +26,13 @@ export const PARAGRAPH_WINDOW: ParagraphOptions = { softSeconds: 45, hardSeconds
 
 /**
  * "Maya:" or "Dr. Ines Duarte:" at the start of a cue. A name is one to four capitalised words; this keeps
- * "Note: ..." style prose from being read as a speaker only as far as prose can be told from names at all.
+ * "Note: ..." style prose from being read as a speaker only as far as prose can be told from names at all. Scripts
+ * without capitals (Arabic, Hebrew, Chinese, Japanese) have no such sign: a word of at most 12 of their letters
+ * counts as a name. French sets a space before the colon ("Maya : ..."), Chinese and Japanese a full-width one
+ * ("マヤ：..."), with no space after it.
  */
-const SPEAKER = /^((?:\p{Lu}[\p{L}'’.-]*)(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}):\s+/u;
-const SENTENCE_END = /[.!?…]["'’”)\]]*$/;
+const NAME_WORD = String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*|\p{Lo}[\p{Lo}\p{M}'’.-]{0,11})`;
+const SPEAKER = new RegExp(String.raw`^(${NAME_WORD}(?:\s+${NAME_WORD}){0,3})(?:\s?:\s+|\s?：\s*)`, 'u');
 
 export function splitSpeaker(text: string): { speaker?: string; text: string } {
   const m = SPEAKER.exec(text);
@@ -59,7 +63,7 @@ export function groupCues(cues: readonly Cue[], options: ParagraphOptions = PARA
     } else {
       const length = cue.start - current.start;
       const last = current.parts.at(-1) ?? '';
-      if (length >= options.hardSeconds || (length >= options.softSeconds && SENTENCE_END.test(last))) {
+      if (length >= options.hardSeconds || (length >= options.softSeconds && ENDS_SENTENCE.test(last))) {
         close();
         current = { start: cue.start, end: cue.end, parts: [] };
       }

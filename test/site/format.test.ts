@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { groupCues, paragraphAt, splitSpeaker } from '../../src/components/transcript.ts';
 import { clock, durationSeconds, firstSentence, humanDuration, isoDuration, parseTime, spokenTime } from '../../src/components/format.ts';
 import { localHref, textDirection } from '../../src/components/site.ts';
+import { sentences } from '../../functions/search/snippet.ts';
 
 const cue = (start: number, end: number, text: string) => ({ start, end, text });
 
@@ -34,6 +35,15 @@ describe('transcript paragraphs', () => {
     expect(splitSpeaker('Dr. Ines Duarte: Yes.')).toEqual({ speaker: 'Dr. Ines Duarte', text: 'Yes.' });
     expect(splitSpeaker('the ratio is 1:5:5')).toEqual({ text: 'the ratio is 1:5:5' });
     expect(splitSpeaker('So here is the thing: bread')).toEqual({ text: 'So here is the thing: bread' });
+    // French spacing, a full-width colon, scripts without capitals, combining marks.
+    expect(splitSpeaker('Maya : Bonjour.')).toEqual({ speaker: 'Maya', text: 'Bonjour.' });
+    expect(splitSpeaker('Maya\u202f: Bonjour.')).toEqual({ speaker: 'Maya', text: 'Bonjour.' });
+    expect(splitSpeaker('マヤ：こんにちは。')).toEqual({ speaker: 'マヤ', text: 'こんにちは。' });
+    expect(splitSpeaker('מאיה: שלום.')).toEqual({ speaker: 'מאיה', text: 'שלום.' });
+    expect(splitSpeaker('Ine\u0300s: Oui.')).toEqual({ speaker: 'Ine\u0300s', text: 'Oui.' });
+    // A run of caseless letters longer than a name is prose.
+    expect(splitSpeaker('今天我们要讨论的是面包和酵母的故事：首先')).toEqual({ text: '今天我们要讨论的是面包和酵母的故事：首先' });
+    expect(splitSpeaker('the ratio : 5')).toEqual({ text: 'the ratio : 5' });
     expect(groupCues([cue(0, 1, '   '), cue(1, 2, 'No speaker at all.')])).toEqual([{ start: 1, end: 2, text: 'No speaker at all.' }]);
   });
 
@@ -75,6 +85,16 @@ describe('times and text', () => {
     expect(localHref('https://podcast.example/episodes/x/?t=5', show)).toBe('/episodes/x/?t=5');
     expect(localHref('https://cdn.example/a.mp3', show)).toBe('https://cdn.example/a.mp3');
     expect(localHref('https://podcast.example/show/rss.xml', { siteUrl: 'https://podcast.example/show' })).toBe('/show/rss.xml');
+  });
+});
+
+describe('sentence ends (contract/search/sentences.ts)', () => {
+  it('end a paragraph at Latin, Arabic, Devanagari and full-width marks, and cut snippets there', () => {
+    const paragraphs = groupCues(
+      [cue(0, 50, 'マヤ：パンの話をしましょう。'), cue(50, 55, '次の話題。'), cue(55, 110, 'هل هذا صحيح؟'), cue(110, 112, 'نعم')],
+    );
+    expect(paragraphs.map((p) => p.text)).toEqual(['パンの話をしましょう。', '次の話題。 هل هذا صحيح؟', 'نعم']);
+    expect(sentences('パンです。酵母です！本当？ Yes. No').map((r) => 'パンです。酵母です！本当？ Yes. No'.slice(r.start, r.end))).toEqual(['パンです。', '酵母です！', '本当？', 'Yes.', 'No']);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { Cue } from '../../content/srt.ts';
 import type { Passage } from '../../../contract/schemas/search-passages.ts';
+import { ENDS_SENTENCE } from '../../../contract/search/sentences.ts';
 
 /** A passage and the episode it belongs to (published per episode, without the id: /search/passages/<id>.json). */
 export type BuiltPassage = Passage & { episode: number };
@@ -22,7 +23,6 @@ export interface PassageWindow {
  */
 export const PASSAGE_WINDOW: PassageWindow = { minSeconds: 30, maxSeconds: 60 };
 
-const SENTENCE_END = /[.!?…]["'’”)\]]*$/;
 
 export function buildPassages(
   episodes: Array<{ id: number; cues: Cue[] | null }>,
@@ -41,7 +41,7 @@ export function buildPassages(
     for (const cue of cues) {
       current.push(cue);
       const length = cue.end - current[0]!.start;
-      if (length >= window.maxSeconds || (length >= window.minSeconds && SENTENCE_END.test(cue.text.trim()))) close();
+      if (length >= window.maxSeconds || (length >= window.minSeconds && ENDS_SENTENCE.test(cue.text.trim()))) close();
     }
     // A short tail (the sign-off) joins the passage before it rather than standing alone.
     if (current.length && own.length && current.at(-1)!.end - current[0]!.start < window.minSeconds / 2) {
