@@ -130,17 +130,17 @@ async function load(key: string): Promise<LanguageSupport> {
   if (!languages[key]) (await PACKS[key]!()).default(lunr);
   const pack = languages[key]!;
   const identity: lunr.PipelineFunction = (token) => token;
-  const elision = ELISIONS[key];
+  const afterTrimmer = AFTER_TRIMMER[key];
   const trimmer = pack.trimmer ?? identity;
   return {
     key,
     plugin(builder) {
       pack.call(builder, builder);
-      if (elision) builder.pipeline.after(trimmer, elision);
+      if (afterTrimmer) builder.pipeline.after(trimmer, afterTrimmer);
     },
-    trimmer: elision ? (token, i, tokens) => {
+    trimmer: afterTrimmer ? (token, i, tokens) => {
       const trimmed = trimmer(token, i, tokens);
-      return trimmed && elision(trimmed as lunr.Token, i, tokens);
+      return trimmed && afterTrimmer(trimmed as lunr.Token, i, tokens);
     } : trimmer,
     stopWordFilter: pack.stopWordFilter ?? identity,
   };
@@ -152,7 +152,7 @@ async function load(key: string): Promise<LanguageSupport> {
  * (Lucene's ElisionFilter lists) are cut off, in the index pipeline after the trimmer and in queries alike; a word
  * that only starts like one stays whole ("aujourd'hui").
  */
-const ELISIONS: Record<string, lunr.PipelineFunction> = {};
+const AFTER_TRIMMER: Record<string, lunr.PipelineFunction> = {};
 for (const [key, articles] of [
   ['fr', 'l m t qu n s j d c jusqu quoiqu lorsqu puisqu'],
   ['it', 'c l all dall dell nell sull coll pell gl agl dagl degl negl sugl un m t s v d'],
@@ -160,5 +160,12 @@ for (const [key, articles] of [
   const elided = new RegExp(`^(?:${articles.split(' ').join('|')})['\u2019](?=.)`, 'u');
   const fn: lunr.PipelineFunction = (token) => token.update((s) => s.replace(elided, ''));
   lunr.Pipeline.registerFunction(fn, `elision-${key}`);
-  ELISIONS[key] = fn;
+  AFTER_TRIMMER[key] = fn;
 }
+/**
+ * Russian prints ё as е almost everywhere ("еще" for "ещё", "елка" for "ёлка"), and a listener types it so: both
+ * are read as е, in the index and in queries.
+ */
+const foldYo: lunr.PipelineFunction = (token) => token.update((s) => s.replaceAll('ё', 'е'));
+lunr.Pipeline.registerFunction(foldYo, 'fold-yo-ru');
+AFTER_TRIMMER.ru = foldYo;

@@ -166,7 +166,8 @@ so fetch the index again, bypassing caches (\`cache: 'no-cache'\`), and ask once
 Scores are BM25 with statistics of the whole show, so a word's scores from different shards and segments add up.
 Terms are what the index pipeline made of each word: lower-cased, trimmed of punctuation at its edges and, in
 English, of a possessive or contracted \`'s\` ("queen's" is \`queen\`), in French and Italian of an elided article
-("l’abeille" is \`abeille\`, "dell'acqua" \`acqua\`), then the language's stop words and stemmer. Do the same to a
+("l’abeille" is \`abeille\`, "dell'acqua" \`acqua\`), in Russian with ё read as е, then the language's stop words
+and stemmer. Do the same to a
 typed word before looking it up, as below.
 
 \`\`\`js

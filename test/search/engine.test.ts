@@ -54,6 +54,11 @@ describe('words as the index keeps them (made-up episodes)', () => {
     expect(ids(await ukrainian.search('кава'))).toEqual([2]);
   });
 
+  it('reads Russian ё as е, written either way', async () => {
+    const russian = await syntheticEngine([{ id: 1, title: 'Ёлка', cues: [[0, 'Мы ещё поговорим о пчёлах.']] }], 'ru');
+    for (const q of ['елка', 'ёлка', 'пчелах', 'пчёлах']) expect(ids(await russian.search(q)), q).toEqual([1]);
+  });
+
   it('finds a French or Italian word written with an elided article, and leaves a word that only starts like one', async () => {
     const french = await syntheticEngine([
       { id: 1, title: 'La ruche', cues: [[0, "L’abeille boit l'eau d’une fleur."]] },
