@@ -51,14 +51,19 @@ export interface ListPage<E> {
   episodes: E[];
 }
 
-/** "Inès Duarte" → "ines-duarte": a stable, readable address segment. */
+/**
+ * "Inès Duarte" → "ines-duarte": a stable, readable address segment. Latin accents go (the decomposed form's
+ * U+0300–036F); other scripts' marks stay, recomposed: a Japanese voicing mark (が), a Devanagari vowel sign (ि) is
+ * part of the letter, where cutting it had left "か-っこう" of "がっこう".
+ */
 export function slugify(text: string): string {
   return (
     text
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
+      .normalize('NFC')
       .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/[^\p{L}\p{N}\p{M}]+/gu, '-')
       .replace(/^-+|-+$/g, '') || 'x'
   );
 }

@@ -92,6 +92,9 @@ describe('episode listings', () => {
 
   it('builds addresses and facets', () => {
     expect(slugify('Dr. Inès  Duarte')).toBe('dr-ines-duarte');
+    expect(slugify('がっこう の パン')).toBe('がっこう-の-パン');
+    expect(slugify('हिन्दी पॉडकास्ट')).toBe('हिन्दी-पॉडकास्ट');
+    expect(slugify('Ｃａｆé')).toBe('cafe');
     expect(listHref({ kind: 'all' })).toBe('/episodes/');
     expect(listHref({ kind: 'season', value: 3 }, 'oldest', 2)).toBe('/episodes/season/3/oldest/page/2/');
     expect(facets(episodes, 'topic').map((f) => [f.label, f.count])).toEqual([['food science', 30], ['baking', 20], ['tides', 10]]);
