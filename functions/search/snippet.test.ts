@@ -88,6 +88,19 @@ describe('makeSnippet', () => {
     }
   });
 
+  it('never cuts between a letter and its combining mark, or inside an emoji sequence', () => {
+    for (const cluster of ['e\u0301', '👨\u200d👩\u200d👧', 'ก\u0e34', '🇵🇹']) {
+      // (After one letter, so that the 240th code unit falls inside a cluster.)
+      const s = makeSnippet(`a${cluster.repeat(300)}.`, new Set(), analyzer);
+      expect(s.text.endsWith('…'), cluster).toBe(true);
+      expect(s.text.startsWith('a'), cluster).toBe(true);
+      const kept = s.text.slice(1, -1);
+      expect(kept.length % cluster.length, JSON.stringify(cluster)).toBe(0);
+      expect(kept).toBe(cluster.repeat(kept.length / cluster.length));
+      expect(kept.length).toBeGreaterThan(SNIPPET_MAX_LENGTH / 2);
+    }
+  });
+
   it('keeps most of the room when the only word to end on is at the very start', () => {
     const s = makeSnippet(`x ${'🎵'.repeat(200)} tail.`, new Set(), analyzer);
     expect(s.text.isWellFormed()).toBe(true);

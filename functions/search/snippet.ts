@@ -99,8 +99,9 @@ export function makeSnippet(
     for (let i = count - 1; i >= 0 && lastWhole < 0; i--) if (ends[i]! <= to && starts[i]! >= from) lastWhole = i;
     // End on a whole word, unless that would throw away most of the room (a run of emoji or symbols, no words).
     if (to < range.end && lastWhole >= 0 && ends[lastWhole]! - from >= maxLength / 2) to = ends[lastWhole]!;
-    // Never between the two halves of a surrogate pair: a lone half is not text, and strict JSON parsers refuse it.
-    else if (to < range.end && isLowSurrogate(text.charCodeAt(to))) to--;
+    // Never inside a character as the reader sees it: not between a surrogate pair's halves (a lone half is not text,
+    // and strict JSON parsers refuse it), nor between a letter and its combining mark or inside an emoji sequence.
+    else if (to < range.end) to = graphemeStart(text, to, from);
     cropStart = from > range.start;
     cropEnd = to < range.end;
     range.start = from;
@@ -128,4 +129,15 @@ const clean = (s: string) => s.replace(/[«»]/g, '"');
 function skipSpace(text: string, i: number): number {
   while (i < text.length && /\s/.test(text[i]!)) i++;
   return i;
+}
+
+const graphemes = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : undefined;
+
+/** The start of the grapheme cluster that holds `at` (no earlier than `floor`): where a cut keeps every cluster whole. */
+export function graphemeStart(text: string, at: number, floor: number): number {
+  if (!graphemes) return isLowSurrogate(text.charCodeAt(at)) ? at - 1 : at;
+  // A window is enough: no cluster a reader meets is longer (one family emoji is 11 code units).
+  const from = Math.max(floor, at - 64);
+  const cluster = graphemes.segment(text.slice(from, Math.min(text.length, at + 64))).containing(at - from);
+  return cluster ? from + cluster.index : at;
 }
