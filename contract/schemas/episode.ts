@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { DateString, DurationString, HttpUrl } from './common.ts';
 
+/**
+ * What the file-name patterns below take, said in their messages: "épisode.mp3" or "my episode.mp3" ends in .mp3 and
+ * is refused for its letters, which the message must name. (ASCII only: the names become URL paths.)
+ */
+const FILE_NAME_RULE = 'of the letters A-Z and a-z, digits, "_", "." and "-" only (no folders, spaces or accents)';
+
 /** A bundled audio file's name: no folders, a common audio extension. */
 export const AUDIO_FILE_PATTERN = /^[\w.-]+\.(?:mp3|m4a|aac|ogg|oga|opus|wav|flac)$/;
 
@@ -23,7 +29,7 @@ export const EpisodeFrontmatterSchema = z.strictObject({
   duration: DurationString.optional(),
   audioFile: z
     .string()
-    .regex(AUDIO_FILE_PATTERN, { message: 'must be a file name ending in .mp3 (or .m4a, .aac, .ogg, .opus, .wav, .flac; no folders)' })
+    .regex(AUDIO_FILE_PATTERN, { message: `must be a file name ending in .mp3 (or .m4a, .aac, .ogg, .opus, .wav, .flac) ${FILE_NAME_RULE}` })
     .optional(),
   /** The audio on another host, linked by absolute URL (an imported show's enclosure). Instead of audioFile. */
   audioUrl: HttpUrl.optional(),
@@ -35,12 +41,12 @@ export const EpisodeFrontmatterSchema = z.strictObject({
   pubDate: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2025-01-14T08:00:00Z' }).optional(),
   srtFile: z
     .string()
-    .regex(/^[\w.-]+\.srt$/, { message: 'must be a file name ending in .srt (no folders)' })
+    .regex(/^[\w.-]+\.srt$/, { message: `must be a file name ending in .srt ${FILE_NAME_RULE}` })
     .optional(),
   /** The transcript as the editor supplies it, SubRip or WebVTT (srtFile remains for .srt). */
   transcriptFile: z
     .string()
-    .regex(/^[\w.-]+\.(srt|vtt)$/, { message: 'must be a file name ending in .srt or .vtt (no folders)' })
+    .regex(/^[\w.-]+\.(srt|vtt)$/, { message: `must be a file name ending in .srt or .vtt ${FILE_NAME_RULE}` })
     .optional(),
   guid: z.string().min(1).optional(),
   /** The episode's own artwork (itunes:image on the item): an absolute URL or a path on the site. */

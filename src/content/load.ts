@@ -777,7 +777,7 @@ export function slugProblem(slug: string): string | undefined {
   }
   if (/^[A-Za-z0-9][A-Za-z0-9._~-]*$/.test(slug)) return undefined;
   const suggested = slug.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9._~-]+/g, '-').replace(/^[-._~]+|-+$/g, '');
-  return `the file name "${slug}" becomes the episode's address (/episodes/${slug}/), so it may hold only letters, digits, "-", "_", "." and "~", starting with a letter or digit${suggested ? `; rename it ${suggested}.md` : ''}`;
+  return `the file name "${slug}" becomes the episode's address (/episodes/${slug}/), so it may hold only the letters A-Z and a-z (no accents), digits, "-", "_", "." and "~", starting with a letter or digit${suggested ? `; rename it ${suggested}.md` : ''}`;
 }
 
 /** estimateMp3 over the start of an MP3 file: its ID3 tag's header, then MP3_HEAD_BYTES from where the audio starts. */

@@ -206,6 +206,7 @@ describe('content errors', () => {
       'episodes/001-a.md': valid(1, 'transcriptFile: a.vtt'),
       'episodes/002-b.md': valid(2, 'transcriptFile: b.vtt\nsrtFile: b.srt'),
       'episodes/003-c.md': valid(3, 'transcriptFile: c.txt'),
+      'episodes/004-d.md': valid(4, 'audioFile: épisode.mp3'),
       'transcripts/a.vtt': 'WEBVTT\n\n00:00.000 --> 00:04.000\nok\n\n00:04.000 -> 00:05.000\nbroken\n',
       'transcripts/b.vtt': 'WEBVTT\n\n00:00.000 --> 00:04.000\nok\n',
       'transcripts/b.srt': SRT,
@@ -213,7 +214,8 @@ describe('content errors', () => {
     expect(errorsOf(dir)).toEqual([
       'content/transcripts/a.vtt:6: expected a timing line "HH:MM:SS.mmm --> HH:MM:SS.mmm", found "00:04.000 -> 00:05.000"',
       'content/episodes/002-b.md: transcriptFile and srtFile are both set; keep one (transcriptFile takes .srt or .vtt)',
-      'content/episodes/003-c.md: transcriptFile "c.txt" must be a file name ending in .srt or .vtt (no folders)',
+      'content/episodes/003-c.md: transcriptFile "c.txt" must be a file name ending in .srt or .vtt of the letters A-Z and a-z, digits, "_", "." and "-" only (no folders, spaces or accents)',
+      'content/episodes/004-d.md: audioFile "épisode.mp3" must be a file name ending in .mp3 (or .m4a, .aac, .ogg, .opus, .wav, .flac) of the letters A-Z and a-z, digits, "_", "." and "-" only (no folders, spaces or accents)',
     ]);
   });
 
@@ -259,8 +261,8 @@ describe('content errors', () => {
       'episodes/019-ok_name.v2.md': valid(19),
     });
     expect(errorsOf(dir)).toEqual([
-      'content/episodes/016 Glass & Fire #1?.md: the file name "016 Glass & Fire #1?" becomes the episode\'s address (/episodes/016 Glass & Fire #1?/), so it may hold only letters, digits, "-", "_", "." and "~", starting with a letter or digit; rename it 016-glass-and-fire-1.md',
-      'content/episodes/018-café.md: the file name "018-café" becomes the episode\'s address (/episodes/018-café/), so it may hold only letters, digits, "-", "_", "." and "~", starting with a letter or digit; rename it 018-cafe.md',
+      'content/episodes/016 Glass & Fire #1?.md: the file name "016 Glass & Fire #1?" becomes the episode\'s address (/episodes/016 Glass & Fire #1?/), so it may hold only the letters A-Z and a-z (no accents), digits, "-", "_", "." and "~", starting with a letter or digit; rename it 016-glass-and-fire-1.md',
+      'content/episodes/018-café.md: the file name "018-café" becomes the episode\'s address (/episodes/018-café/), so it may hold only the letters A-Z and a-z (no accents), digits, "-", "_", "." and "~", starting with a letter or digit; rename it 018-cafe.md',
       'content/episodes/oldest.md: the file name "oldest" is an address the episode list uses (/episodes/oldest/); rename the file (reserved: oldest, guests, topics, page, season, guest, topic)',
     ]);
   });
