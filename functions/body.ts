@@ -20,6 +20,11 @@ export interface BodyOptions {
   timeoutMs?: number;
 }
 
+/** Whether an Expect header's value asks for `100 Continue` before the body is sent (RFC 9110 §10.1.1). */
+export function expectsContinue(expect: string | null | undefined): boolean {
+  return /^\s*100-continue\s*$/i.test(expect ?? '');
+}
+
 /** The media type of a request, lower-cased, without parameters ("application/json"). */
 export function mediaType(request: Request): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -45,7 +50,7 @@ export async function readText(request: Request, options: BodyOptions = {}): Pro
   // Announced too large: not worth reading, but drained when small enough to (see DRAIN_BODY_BYTES), unless the
   // client waits for 100 Continue before sending it: then it is told at once and sends nothing (RFC 9110 §10.1.1).
   const refused = Number.isFinite(declared) && declared > maxBytes;
-  const waiting = /^\s*100-continue\s*$/i.test(request.headers.get('expect') ?? '');
+  const waiting = expectsContinue(request.headers.get('expect'));
   if (refused && (declared > DRAIN_BODY_BYTES || waiting)) throw tooLarge(maxBytes);
   if (!request.body) return '';
   const reader = request.body.getReader();

@@ -44,13 +44,16 @@ const ALIASES: Record<string, string> = { nb: 'no', nn: 'no' };
 
 export const DEFAULT_LANGUAGE = 'en';
 
+/** A language tag's primary subtag, lower-cased ("pt-BR" → "pt"); '' for none. */
+const primarySubtag = (tag: string | undefined) => (tag ?? '').toLowerCase().split('-')[0] ?? '';
+
 /**
  * What an editor should know when the show's language has no pack (ja, zh, th, uk, cs, ...): it is searched with the
  * English pipeline. Words are whatever lies between spaces and hyphens, so a script written without spaces is found
  * only by whole runs, and English stop words and stems apply. Undefined for English and for languages with a pack.
  */
 export function languageNote(tag: string | undefined): string | undefined {
-  const primary = (tag ?? '').toLowerCase().split('-')[0] ?? '';
+  const primary = primarySubtag(tag);
   if (!primary || primary === DEFAULT_LANGUAGE || languageKey(tag) !== DEFAULT_LANGUAGE) return undefined;
   const unspaced = ['ja', 'zh', 'th', 'lo', 'km', 'my', 'bo'].includes(primary);
   return (
@@ -62,7 +65,7 @@ export function languageNote(tag: string | undefined): string | undefined {
 
 /** The pack key for a language tag ("pt-BR" → "pt"), or "en" when lunr-languages has no usable pack for it. */
 export function languageKey(tag: string | undefined): string {
-  const primary = (tag ?? '').toLowerCase().split('-')[0] ?? '';
+  const primary = primarySubtag(tag);
   const key = ALIASES[primary] ?? primary;
   return key in PACKS ? key : DEFAULT_LANGUAGE;
 }

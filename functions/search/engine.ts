@@ -30,7 +30,7 @@ import { Analyzer } from '../../contract/search/analyzer.ts';
 import { findPackedTerm } from '../../contract/search/packed-terms.ts';
 import { utf8Length, viewsOfOneBuffer } from '../../contract/search/one-buffer.ts';
 import { hasTerm, metadataFrequency, queryTerm, scanTopIndex } from './top-index.ts';
-import { expandTerm, lastAtMost, oneEditAway, oneEditShards } from './expand-term.ts';
+import { expandTerm, lastAtMost, oneEditAway, oneEditShards, startsWithinReach } from './expand-term.ts';
 import { loadLanguage } from '../../contract/search/language.ts';
 import { contentWords, MIN_AUTO_PREFIX, MIN_PREFIX, parseQuery, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet, MARK_CLOSE, MARK_OPEN } from './snippet.ts';
@@ -849,7 +849,7 @@ export class SearchEngine {
           // which of them a query finds would depend on where the shards are cut, so the rule #lookups gives holds.)
           const terms = !l.wildcard && !l.fuzzy
             ? [l.key]
-            : (l.neighbours ?? shard.expand(l.key, l.wildcard, l.fuzzy).filter((t) => !l.fuzzy || t.charAt(0) === l.key.charAt(0) || t.charAt(0) === l.key.charAt(1)));
+            : (l.neighbours ?? (l.fuzzy ? shard.expand(l.key, false, true).filter((t) => startsWithinReach(l.key, t)) : shard.expand(l.key, l.wildcard, false)));
           for (const t of terms) {
             const posting = shard.posting(t);
             if (!posting) continue;
@@ -1033,7 +1033,7 @@ export class SearchEngine {
         segments.flatMap((segment, s) =>
           buckets.map(async (bucket) => {
             for (const term of await this.#vocabulary(s, bucket)) {
-              if (!firsts.has(term.charAt(0)) || !oneEditAway(key, term)) continue;
+              if (!startsWithinReach(key, term) || !oneEditAway(key, term)) continue;
               neighbours.add(term);
               shards.add(this.#starts[s]! + lastAtMost(segment.first, term));
             }

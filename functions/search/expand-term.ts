@@ -61,6 +61,15 @@ function lowerBound(terms: SortedTerms, key: string): number {
   return lo;
 }
 
+/**
+ * Whether a term is within a typo lookup's reach of `key`: it starts with key's first character or its second (the
+ * first dropped or swapped). A different first letter is not tried: that would be every shard (oneEditShards).
+ */
+export function startsWithinReach(key: string, term: string): boolean {
+  const first = term.charAt(0);
+  return first === key.charAt(0) || (key.length > 1 && first === key.charAt(1));
+}
+
 /** Whether `b` is `a` or one insertion, deletion, substitution or swap of neighbours away from it. */
 export function oneEditAway(a: string, b: string): boolean {
   const n = a.length;

@@ -87,6 +87,9 @@ async function buildOnce(distDir: string): Promise<{ status: number | null; stop
   }
 }
 
+/** An HTTP method token (RFC 9110 §5.6.2's tchar) at the start of a request line, followed by its space. */
+const METHOD_TOKEN = /^[!#-'*+.^`|~\w-]+(?= )/;
+
 /**
  * What a request node:http could not parse is told (RFC 9110): a request line alone over half the header budget is
  * a URL too long (414), the rest of an overflow is the headers (431); a method llhttp does not know (`FOO`, or `get`:
@@ -96,14 +99,15 @@ export function clientErrorAnswer(err: NodeJS.ErrnoException & { rawPacket?: Buf
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     const raw = err.rawPacket;
     const lineEnd = raw?.indexOf('\r\n') ?? -1;
-    const inRequestLine = raw !== undefined && /^[!#-'*+.^`|~\w-]+ /.test(raw.subarray(0, 32).toString('latin1')) && (lineEnd < 0 || lineEnd > maxHeaderSize / 2);
+    const inRequestLine = raw !== undefined && METHOD_TOKEN.test(raw.subarray(0, 32).toString('latin1')) && (lineEnd < 0 || lineEnd > maxHeaderSize / 2);
     return inRequestLine
       ? ['414 URI Too Long', 'uri_too_long', `The URL is too long: keep the request line under ${Math.floor(maxHeaderSize / 2 / 1024)} KB (send a long query to POST /ask as a JSON body).`]
       : ['431 Request Header Fields Too Large', 'invalid_request', `The request line and headers are too large: over ${Math.floor(maxHeaderSize / 1024)} KB together.`];
   }
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['408 Request Timeout', 'request_timeout', `The request was not received in time (headers within ${headersTimeoutMs / 1000} s).`];
   // (Only a method token followed by its space is a method; `GET` alone, or a line that starts with a space, is not.)
-  const method = err.code === 'HPE_INVALID_METHOD' ? /^[!#-'*+.^`|~\w-]{1,24}(?= )/.exec(err.rawPacket?.subarray(0, 32).toString('latin1') ?? '')?.[0] : undefined;
+  // (Named only when it is short enough to be one: at most 24 characters.)
+  const method = err.code === 'HPE_INVALID_METHOD' ? METHOD_TOKEN.exec(err.rawPacket?.subarray(0, 25).toString('latin1') ?? '')?.[0] : undefined;
   if (method) return ['501 Not Implemented', 'not_implemented', `The method ${method} is not implemented here (methods are case-sensitive): use GET, HEAD, POST or OPTIONS.`];
   return ['400 Bad Request', 'invalid_request', 'The request is not valid HTTP/1.1.'];
 }

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { DRAIN_BODY_BYTES } from '../../functions/body.ts';
+import { DRAIN_BODY_BYTES, expectsContinue } from '../../functions/body.ts';
 import { MemoryResponse } from '../../functions/memory-response.ts';
 import { forwardedParams, type ProxyHeader } from '../../functions/middleware/client-ip.ts';
 
@@ -104,7 +104,7 @@ function newRequest(req: IncomingMessage, url: string, method: string, hasBody: 
   return new Request(url, {
     method,
     headers: req.headers as Record<string, string>,
-    body: hasBody ? bodyStream(req, expectsContinue(req) ? writeContinue : undefined) : undefined,
+    body: hasBody ? bodyStream(req, awaitsContinue(req) ? writeContinue : undefined) : undefined,
     duplex: hasBody ? 'half' : undefined,
   } as RequestInit);
 }
@@ -127,8 +127,8 @@ const DRAIN_IDLE_MS = 500;
 const bodies = new WeakMap<IncomingMessage, { stop(): void; reading(): boolean; continued(): boolean }>();
 
 /** A request whose client waits for `100 Continue` before it sends its body (node:http asks only of HTTP/1.1 ones). */
-function expectsContinue(req: IncomingMessage): boolean {
-  return req.httpVersion === '1.1' && /^\s*100-continue\s*$/i.test(req.headers.expect ?? '');
+function awaitsContinue(req: IncomingMessage): boolean {
+  return req.httpVersion === '1.1' && expectsContinue(req.headers.expect);
 }
 
 /**
@@ -268,7 +268,7 @@ export async function writeResponse(
     req.on('error', () => {});
     // A client still waiting for 100 Continue sends no body to drain: it reads this answer and sends none (RFC
     // 9110 §10.1.1), or sends it after its own wait, which the lingering close reads and throws away.
-    const waiting = expectsContinue(req) && !(bodies.get(req)?.continued() ?? false);
+    const waiting = awaitsContinue(req) && !(bodies.get(req)?.continued() ?? false);
     if (!waiting) await drainBody(req);
     if (!req.complete) lingerOnClose(req);
   }

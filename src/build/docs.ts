@@ -167,8 +167,7 @@ Scores are BM25 with statistics of the whole show, so a word's scores from diffe
 Terms are what the index pipeline made of each word: lower-cased, trimmed of punctuation at its edges and, in
 English, of a possessive or contracted \`'s\` ("queen's" is \`queen\`), in French and Italian of an elided article
 ("l’abeille" is \`abeille\`, "dell'acqua" \`acqua\`), in Russian with ё read as е, then the language's stop words
-and stemmer. Do the same to a
-typed word before looking it up, as below.
+and stemmer. Do the same to a typed word before looking it up, as below.
 
 \`\`\`js
 import lunr from 'lunr';

@@ -44,7 +44,7 @@ export function initSearch(signal: AbortSignal) {
   // After the API fails, searches run in the browser until this moment, then the API is tried again: it may be back
   // (a deploy, a 429's window, a network that returned), and only it has the whole show's ranking at hand.
   let apiRetryAt = 0;
-  addEventListener('online', () => (apiRetryAt = 0));
+  addEventListener('online', () => (apiRetryAt = 0), { signal });
   let controller: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let announceTimer: ReturnType<typeof setTimeout> | undefined;

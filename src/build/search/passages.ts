@@ -23,7 +23,6 @@ export interface PassageWindow {
  */
 export const PASSAGE_WINDOW: PassageWindow = { minSeconds: 30, maxSeconds: 60 };
 
-
 export function buildPassages(
   episodes: Array<{ id: number; cues: Cue[] | null }>,
   window: PassageWindow = PASSAGE_WINDOW,
